@@ -1,0 +1,83 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// Dependencies point one way: plugins → RoomCore; RoomProviders → RoomCore;
+// RoomServer → RoomCore. Only the executable wires concrete plugins and
+// providers together (see Sources/roomkeeper/Registry.swift).
+let package = Package(
+    name: "roomkeeper",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "roomkeeper", targets: ["roomkeeper"]),
+        .library(name: "RoomCore", targets: ["RoomCore"]),
+        .library(name: "PluginConformance", targets: ["PluginConformance"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+    ],
+    targets: [
+        .target(
+            name: "RoomCore",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .target(
+            name: "RoomProviders",
+            dependencies: ["RoomCore"]
+        ),
+        .target(
+            name: "RoomServer",
+            dependencies: [
+                "RoomCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
+            name: "PluginConformance",
+            dependencies: [
+                "RoomCore", "RoomServer", "RoomProviders",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .executableTarget(
+            name: "roomkeeper",
+            dependencies: [
+                "RoomCore", "RoomServer", "RoomProviders",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Shared by the test targets: a PostgreSQL fixture and a test-only plugin.
+        .target(
+            name: "RoomTestSupport",
+            dependencies: ["RoomCore", "RoomProviders"],
+            path: "Tests/RoomTestSupport"
+        ),
+        .testTarget(name: "RoomCoreTests", dependencies: ["RoomCore", "RoomProviders", "RoomTestSupport"]),
+        .testTarget(
+            name: "RoomServerTests",
+            dependencies: [
+                "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

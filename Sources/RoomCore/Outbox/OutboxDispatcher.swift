@@ -1,0 +1,111 @@
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+
+/// Delivers outbox entries at least once: claims due entries under a lease,
+/// delivers them outside any transaction, then records the outcome. Failures
+/// back off exponentially; after `maxAttempts` (or a permanent failure) an
+/// entry is dead and waits for an operator's retry in the admin API.
+public struct OutboxDispatcher: Service {
+    public struct Configuration: Sendable {
+        public var pollInterval: Duration = .milliseconds(250)
+        public var batchSize = 100
+        public var maxAttempts = 8
+        public var baseBackoff: TimeInterval = 1
+        public var maxBackoff: TimeInterval = 300
+        /// Longest one delivery may take; the lease is a little longer.
+        public var deliveryTimeout: TimeInterval = 15
+        /// Tenants this dispatcher serves; nil serves all.
+        public var tenants: [TenantID]?
+
+        public init() {}
+    }
+
+    public let store: OutboxStore
+    public let deliverer: any OutboxDeliverer
+    public let clock: any RoomClock
+    public let configuration: Configuration
+    public let logger: Logger
+
+    public init(store: OutboxStore, deliverer: any OutboxDeliverer, clock: any RoomClock, configuration: Configuration = .init(), logger: Logger) {
+        self.store = store
+        self.deliverer = deliverer
+        self.clock = clock
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            var delivered = 0
+            do {
+                delivered = try await dispatchOnce()
+            } catch {
+                logger.error("outbox dispatch failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            if delivered < configuration.batchSize {
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: configuration.pollInterval) }
+            }
+        }
+    }
+
+    /// One claim-and-deliver round; returns how many entries it handled.
+    @discardableResult
+    public func dispatchOnce() async throws -> Int {
+        let lease = configuration.deliveryTimeout + 5
+        let entries = try await store.claimDue(now: clock.now(), lease: lease, limit: configuration.batchSize, tenants: configuration.tenants)
+        guard !entries.isEmpty else { return 0 }
+        await withTaskGroup(of: Void.self) { group in
+            for entry in entries {
+                group.addTask { await deliver(entry) }
+            }
+        }
+        return entries.count
+    }
+
+    private func deliver(_ entry: OutboxEntry) async {
+        let started = ContinuousClock.now
+        let outcome: String
+        do {
+            try await withTimeout(configuration.deliveryTimeout, operation: "outbox \(entry.kind)") { [deliverer] in
+                try await deliverer.deliver(entry)
+            }
+            try await store.markDelivered(entry, at: clock.now())
+            outcome = "delivered"
+        } catch {
+            let permanent = error is PermanentDeliveryError
+            let exhausted = entry.attempts >= configuration.maxAttempts
+            let retryAt = (permanent || exhausted) ? nil : clock.now().addingTimeInterval(backoff(afterAttempt: entry.attempts))
+            outcome = retryAt == nil ? "dead" : "retry"
+            logger.warning("outbox delivery failed", metadata: [
+                "tenant": "\(entry.tenantID)", "outbox": "\(entry.id)", "kind": "\(entry.kind)",
+                "attempt": "\(entry.attempts)", "outcome": "\(outcome)", "error": "\(error)",
+            ])
+            do {
+                try await store.markFailed(entry, error: String(describing: error), retryAt: retryAt)
+            } catch {
+                // The lease runs out and the entry is claimed again: at least once still holds.
+                logger.error("could not record outbox failure", metadata: ["outbox": "\(entry.id)", "error": "\(error)"])
+            }
+        }
+        Counter(label: "roomkeeper_outbox_deliveries_total", dimensions: [("kind", entry.kind), ("outcome", outcome)]).increment()
+        Timer(label: "roomkeeper_outbox_delivery_seconds", dimensions: [("kind", entry.kind)], preferredDisplayUnit: .seconds)
+            .recordInterval(since: started)
+    }
+
+    /// base · 2^(attempt-1), capped, with up to 20 % jitter so retries spread out.
+    func backoff(afterAttempt attempt: Int) -> TimeInterval {
+        let exponential = configuration.baseBackoff * pow(2, Double(max(0, attempt - 1)))
+        let capped = min(configuration.maxBackoff, exponential)
+        return capped * Double.random(in: 0.8...1.0)
+    }
+}
+
+extension Timer {
+    func recordInterval(since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        recordNanoseconds(nanoseconds)
+    }
+}

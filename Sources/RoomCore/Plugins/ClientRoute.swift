@@ -1,0 +1,72 @@
+import Logging
+
+/// The envelope family a plugin's clients speak. RoomServer owns one codec
+/// per style; plugins only return data or throw.
+public enum WireStyle: String, Sendable {
+    /// `{"code":200,"data":…}` / `{"code":N,"msg":"…"}` (audio-chatroom,
+    /// music-lesson, live-quiz, headset-live).
+    case netease
+    /// `{"errCode":0,"errMsg":"OK","errDetail":"","data":{"result":…}}` (sealmic).
+    case sealmic
+}
+
+/// A refusal in the plugin's own wire codes (NetEase 804, SealMic 24, …).
+public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var code: Int
+    public var message: String
+
+    public init(code: Int, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code) \(message)" }
+}
+
+/// One client endpoint of a plugin, mounted at `/t/{tenant}/{plugin}{path}`.
+public struct ClientRoute<Settings: Sendable>: Sendable {
+    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+
+    public var path: String
+    public var methods: [Method]
+    public var handle: @Sendable (ClientCall<Settings>) async throws -> any Encodable & Sendable
+
+    public init(
+        _ path: String, methods: [Method] = [.post],
+        handle: @escaping @Sendable (ClientCall<Settings>) async throws -> any Encodable & Sendable
+    ) {
+        self.path = path
+        self.methods = methods
+        self.handle = handle
+    }
+}
+
+/// Everything a route handler may use for one request.
+public struct ClientCall<Settings: Sendable>: Sendable {
+    public let tenant: Tenant
+    public let settings: Settings
+    public let policy: RoomPolicy
+    public let parameters: WireParameters
+    /// Header names lowercased.
+    public let headers: [String: String]
+    public let services: RoomServices
+    public let logger: Logger
+
+    public init(
+        tenant: Tenant, settings: Settings, policy: RoomPolicy, parameters: WireParameters,
+        headers: [String: String], services: RoomServices, logger: Logger
+    ) {
+        self.tenant = tenant
+        self.settings = settings
+        self.policy = policy
+        self.parameters = parameters
+        self.headers = headers
+        self.services = services
+        self.logger = logger
+    }
+}
+
+/// An empty JSON object, for answers with `data: {}`.
+public struct EmptyObject: Encodable, Sendable {
+    public init() {}
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// The IM operations plugins need, whatever the vendor. Every call is async,
+/// bounded by a timeout in the adapter, and fails with `IMError`.
+public protocol IMProvider: Sendable {
+    /// "local", "netease", "rongcloud".
+    var kind: String { get }
+
+    func createAccount(_ account: IMAccount) async throws -> IMCredentials
+    func refreshToken(accid: AccountID) async throws -> IMCredentials
+
+    /// Returns the provider's chatroom id.
+    func createChatroom(name: String, creator: AccountID) async throws -> String
+    /// Closes a chatroom; members receive `notifyExt` (e.g. `{"type":1}`) with the close event.
+    func closeChatroom(_ chatroom: String, operator: AccountID, notifyExt: String?) async throws
+    func muteChatroom(_ chatroom: String, operator: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws
+    /// Is the account in the chatroom now (connected and entered)?
+    func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool
+    /// How many accounts are in each chatroom now; missing keys count zero.
+    func onlineCounts(_ chatrooms: [String]) async throws -> [String: Int]
+
+    /// A chatroom message: `type` names it (NetEase msgType "100", RongCloud
+    /// objectName "SM:RDNtfyMsg"), `body` is its JSON text.
+    func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool) async throws
+    /// A peer-to-peer custom notification with a JSON attachment.
+    func sendNotification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool) async throws
+
+    /// The NetEase-style chatroom queue: a string key → string value map per chatroom.
+    func queuePut(_ chatroom: String, key: String, value: String, operator: AccountID) async throws
+    func queuePoll(_ chatroom: String, key: String) async throws -> String?
+    func queueList(_ chatroom: String) async throws -> [IMQueueEntry]
+    func queueDrop(_ chatroom: String) async throws
+}
+
+public struct IMAccount: Sendable, Equatable {
+    public var accid: AccountID
+    public var name: String
+    public var avatar: String
+
+    public init(accid: AccountID, name: String, avatar: String = "") {
+        self.accid = accid
+        self.name = name
+        self.avatar = avatar
+    }
+}
+
+public struct IMCredentials: Sendable, Equatable {
+    public var accid: AccountID
+    public var token: String
+
+    public init(accid: AccountID, token: String) {
+        self.accid = accid
+        self.token = token
+    }
+}
+
+public struct IMQueueEntry: Sendable, Equatable {
+    public var key: String
+    public var value: String
+
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+public enum IMError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The provider did not answer in time.
+    case timeout(operation: String)
+    /// Network failure or a 5xx: worth retrying later.
+    case unavailable(operation: String, detail: String)
+    /// The provider refused (bad parameter, forbidden, …): retrying will not help.
+    case rejected(operation: String, code: Int, message: String)
+    case chatroomNotFound(String)
+
+    public var description: String {
+        switch self {
+        case .timeout(let operation): "IM provider timed out on \(operation)"
+        case .unavailable(let operation, let detail): "IM provider unavailable on \(operation): \(detail)"
+        case .rejected(let operation, let code, let message): "IM provider refused \(operation): \(code) \(message)"
+        case .chatroomNotFound(let id): "IM chatroom \(id) not found"
+        }
+    }
+
+    /// Whether the outbox should try again.
+    public var isTransient: Bool {
+        switch self {
+        case .timeout, .unavailable: true
+        case .rejected, .chatroomNotFound: false
+        }
+    }
+}

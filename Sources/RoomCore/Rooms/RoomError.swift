@@ -1,0 +1,45 @@
+/// Every way a room transition can be refused. Plugins map these onto their
+/// wire codes (NetEase 804/801/403…, SealMic 20/21/…).
+public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notFound
+    case closed
+    case notOwner
+    case full(capacity: Int)
+    case reservedForOthers
+    case banned
+    case notInIMChatroom
+    case notMember
+    case pluginNotEnabled(String)
+    case invalid(field: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notFound: "room not found"
+        case .closed: "room is closed"
+        case .notOwner: "only the room's owner or an admin may do this"
+        case .full(let capacity): "room is full (capacity \(capacity))"
+        case .reservedForOthers: "room is reserved for other accounts"
+        case .banned: "account is banned from this room"
+        case .notInIMChatroom: "join the IM chatroom before joining the room"
+        case .notMember: "account is not in this room"
+        case .pluginNotEnabled(let id): "plugin \(id) is not enabled for this tenant"
+        case .invalid(let field, let reason): "\(field): \(reason)"
+        }
+    }
+
+    /// A short stable code for APIs that speak in strings (admin API).
+    public var code: String {
+        switch self {
+        case .notFound: "room_not_found"
+        case .closed: "room_closed"
+        case .notOwner: "not_owner"
+        case .full: "room_full"
+        case .reservedForOthers: "reserved_for_others"
+        case .banned: "banned"
+        case .notInIMChatroom: "not_in_im_chatroom"
+        case .notMember: "not_member"
+        case .pluginNotEnabled: "plugin_not_enabled"
+        case .invalid: "invalid_parameter"
+        }
+    }
+}

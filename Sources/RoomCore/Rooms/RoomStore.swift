@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Reads of rooms, members and events. Every query is scoped by tenant.
+public struct RoomStore: Sendable {
+    public let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    public struct Filter: Sendable {
+        public var state: String?
+        public var pluginID: String?
+        public var owner: AccountID?
+        /// Room ids below this one (rooms come newest first).
+        public var before: RoomID?
+        public var limit: Int
+
+        public init(state: String? = nil, pluginID: String? = nil, owner: AccountID? = nil, before: RoomID? = nil, limit: Int = 50) {
+            self.state = state
+            self.pluginID = pluginID
+            self.owner = owner
+            self.before = before
+            self.limit = limit
+        }
+    }
+
+    public func room(_ tenantID: TenantID, _ roomID: RoomID) async throws -> Room? {
+        let rows = try await database.query("SELECT \(unescaped: RoomRows.columns) FROM rooms WHERE tenant_id = \(tenantID) AND room_id = \(roomID)")
+        return try await RoomRows.all(rows).first
+    }
+
+    /// Newest first.
+    public func rooms(_ tenantID: TenantID, _ filter: Filter) async throws -> [Room] {
+        let rows = try await database.query("""
+            SELECT \(unescaped: RoomRows.columns) FROM rooms
+            WHERE tenant_id = \(tenantID)
+              AND (\(filter.state)::text IS NULL OR state = \(filter.state))
+              AND (\(filter.pluginID)::text IS NULL OR plugin_id = \(filter.pluginID))
+              AND (\(filter.owner)::text IS NULL OR owner = \(filter.owner))
+              AND (\(filter.before)::bigint IS NULL OR room_id < \(filter.before))
+            ORDER BY room_id DESC
+            LIMIT \(filter.limit)
+            """)
+        return try await RoomRows.all(rows)
+    }
+
+    public func count(_ tenantID: TenantID, pluginID: String, state: String) async throws -> Int {
+        let rows = try await database.query("""
+            SELECT count(*)::int FROM rooms WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = \(state)
+            """)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    public func members(_ tenantID: TenantID, _ roomID: RoomID) async throws -> [RoomMember] {
+        let rows = try await database.query("""
+            SELECT accid, role, status, joined_at FROM room_members
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY joined_at, accid
+            """)
+        var members: [RoomMember] = []
+        for try await (accid, role, status, joinedAt) in rows.decode((String, String, String, Date).self) {
+            members.append(RoomMember(accid: accid, role: role, status: MemberStatus(rawValue: status) ?? .left, joinedAt: joinedAt))
+        }
+        return members
+    }
+
+    public func events(_ tenantID: TenantID, _ roomID: RoomID) async throws -> [RoomEvent] {
+        let rows = try await database.query("""
+            SELECT event_id, at, kind, actor, detail::text FROM room_events
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY event_id
+            """)
+        var events: [RoomEvent] = []
+        for try await (id, at, kind, actor, detail) in rows.decode((Int64, Date, String, String, String).self) {
+            events.append(RoomEvent(id: id, at: at, kind: kind, actor: actor, detail: detail))
+        }
+        return events
+    }
+
+    /// Room counts by plugin and state, for stats and metrics.
+    public func roomCounts(_ tenantID: TenantID?) async throws -> [(tenantID: TenantID, pluginID: String, state: String, count: Int)] {
+        let rows = try await database.query("""
+            SELECT tenant_id, plugin_id, state, count(*)::int FROM rooms
+            WHERE (\(tenantID)::text IS NULL OR tenant_id = \(tenantID))
+            GROUP BY tenant_id, plugin_id, state ORDER BY 1, 2, 3
+            """)
+        var counts: [(TenantID, String, String, Int)] = []
+        for try await row in rows.decode((String, String, String, Int).self) { counts.append(row) }
+        return counts
+    }
+}

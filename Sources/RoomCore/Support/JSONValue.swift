@@ -1,0 +1,50 @@
+import Foundation
+
+/// Any JSON value, for passing through JSON we do not model (plugin
+/// attributes, client bodies).
+public enum JSONValue: Codable, Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let bool = try? container.decode(Bool.self) { self = .bool(bool) }
+        else if let number = try? container.decode(Double.self) { self = .number(number) }
+        else if let string = try? container.decode(String.self) { self = .string(string) }
+        else if let array = try? container.decode([JSONValue].self) { self = .array(array) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let bool): try container.encode(bool)
+        case .number(let number):
+            if number.rounded() == number, abs(number) < 9.0e15 { try container.encode(Int64(number)) } else { try container.encode(number) }
+        case .string(let string): try container.encode(string)
+        case .array(let array): try container.encode(array)
+        case .object(let object): try container.encode(object)
+        }
+    }
+
+    public static func parse(_ text: String) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    /// The value as a wire parameter string: scalars as written, containers as JSON text.
+    public var parameterText: String {
+        switch self {
+        case .null: ""
+        case .bool(let bool): bool ? "true" : "false"
+        case .number(let number): number.rounded() == number && abs(number) < 9.0e15 ? String(Int64(number)) : String(number)
+        case .string(let string): string
+        case .array, .object: String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// A tenant (an app) as loaded from `ops/tenants/<id>.toml`.
+public struct Tenant: Sendable {
+    public let id: TenantID
+    public let name: String
+    /// The file it came from, for messages.
+    public let file: String
+    /// Lowercase hex SHA-256 digests of the tenant's admin API keys.
+    public let adminKeyHashes: [String]
+    public let im: any IMProvider
+    public let plugins: [String: EnabledPlugin]
+
+    public init(id: TenantID, name: String, file: String, adminKeyHashes: [String], im: any IMProvider, plugins: [String: EnabledPlugin]) {
+        self.id = id
+        self.name = name
+        self.file = file
+        self.adminKeyHashes = adminKeyHashes
+        self.im = im
+        self.plugins = plugins
+    }
+
+    public func plugin(_ id: String) -> EnabledPlugin? { plugins[id] }
+
+    /// Does `key` (as sent) match one of this tenant's admin keys?
+    public func acceptsAdminKey(_ key: String) -> Bool {
+        let digest = Secrets.sha256Hex(key)
+        return adminKeyHashes.contains { Secrets.equal($0, digest) }
+    }
+}
+
+/// A plugin as one tenant enabled it.
+public struct EnabledPlugin: Sendable {
+    public let plugin: AnyRoomPlugin
+    public let policy: RoomPolicy
+    public let settings: any Sendable
+}
+
+/// Builds the provider adapters a tenant names. Implemented in RoomProviders;
+/// RoomCore only knows the protocol.
+public protocol ProviderCatalog: Sendable {
+    var imKinds: [String] { get }
+    /// Reads the adapter's settings (reporting problems on `settings`) and
+    /// builds it; nil when the settings are unusable.
+    func makeIM(kind: String, tenant: TenantID, settings: SettingsReader) -> (any IMProvider)?
+}

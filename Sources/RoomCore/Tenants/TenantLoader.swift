@@ -1,0 +1,129 @@
+import Foundation
+
+/// Reads and validates a directory of tenant files. Nothing is half-loaded:
+/// either every file is valid and a new `TenantSet` results, or every problem
+/// in every file is returned.
+public struct TenantLoader: Sendable {
+    public let registry: PluginRegistry
+    public let providers: any ProviderCatalog
+    public let environment: [String: String]
+
+    public init(registry: PluginRegistry, providers: any ProviderCatalog, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.registry = registry
+        self.providers = providers
+        self.environment = environment
+    }
+
+    public func load(directory: String) -> Result<TenantSet, TenantLoadFailure> {
+        let url = URL(fileURLWithPath: directory)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else {
+            return .failure(TenantLoadFailure(issues: [ConfigIssue(file: directory, field: "", message: "cannot read the tenant directory")]))
+        }
+        let files = names.filter { $0.hasSuffix(".toml") }.sorted()
+        guard !files.isEmpty else {
+            return .failure(TenantLoadFailure(issues: [ConfigIssue(file: directory, field: "", message: "no tenant files (*.toml) in this directory")]))
+        }
+        var tenants: [Tenant] = []
+        var issues: [ConfigIssue] = []
+        for name in files {
+            let path = url.appendingPathComponent(name).path
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                issues.append(ConfigIssue(file: path, field: "", message: "cannot read this file as UTF-8"))
+                continue
+            }
+            let (tenant, fileIssues) = parse(id: String(name.dropLast(".toml".count)), file: path, text: text)
+            issues += fileIssues
+            if let tenant { tenants.append(tenant) }
+        }
+        guard issues.isEmpty else { return .failure(TenantLoadFailure(issues: issues)) }
+        return .success(TenantSet(tenants))
+    }
+
+    /// Parses one tenant file; returns the tenant only when there is no issue.
+    public func parse(id: TenantID, file: String, text: String) -> (Tenant?, [ConfigIssue]) {
+        guard Self.isValidID(id) else {
+            return (nil, [ConfigIssue(file: file, field: "", message: "the file name gives the tenant id: 1-32 characters of a-z, 0-9 and -, starting with a letter or digit")])
+        }
+        let table: [String: ConfigValue]
+        switch TOMLDocument.parse(text) {
+        case .success(let parsed): table = parsed
+        case .failure(var issue):
+            issue.file = file
+            return (nil, [issue])
+        }
+        let root = SettingsReader(file: file, path: "", table: table, environment: environment)
+        let name = root.string("name", default: id)
+        let keys = adminKeyHashes(root)
+        let im = imProvider(root.table("providers"), tenant: id)
+        let plugins = enabledPlugins(root.table("plugins"))
+        let issues = root.issues
+        guard issues.isEmpty, let im else { return (nil, issues) }
+        return (Tenant(id: id, name: name, file: file, adminKeyHashes: keys, im: im, plugins: plugins), [])
+    }
+
+    public static func isValidID(_ id: String) -> Bool {
+        guard (1...32).contains(id.count), let first = id.first, first != "-" else { return false }
+        return id.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
+    private func adminKeyHashes(_ root: SettingsReader) -> [String] {
+        root.stringArray("adminKeys").enumerated().compactMap { index, entry in
+            let hex = entry.hasPrefix("sha256:") ? String(entry.dropFirst(7)) : ""
+            guard hex.count == 64, hex.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+                root.report("adminKeys[\(index)]", "must be \"sha256:\" and 64 lowercase hex digits (`roomkeeper tenants hash-key KEY` prints one); keys are never written in clear")
+                return nil
+            }
+            return hex
+        }
+    }
+
+    private func imProvider(_ providers: SettingsReader, tenant: TenantID) -> (any IMProvider)? {
+        let im = providers.table("im")
+        let kind = im.string("kind", default: "local")
+        guard providers.catalogKnows(kind, in: self.providers.imKinds, key: "im.kind") else { return nil }
+        return self.providers.makeIM(kind: kind, tenant: tenant, settings: im)
+    }
+
+    private func enabledPlugins(_ section: SettingsReader) -> [String: EnabledPlugin] {
+        var enabled: [String: EnabledPlugin] = [:]
+        for id in section.keys {
+            let table = section.table(id)
+            guard let plugin = registry[id] else {
+                section.report(id, "unknown plugin (this build has: \(registry.ids.joined(separator: ", ")))")
+                continue
+            }
+            let policy = plugin.defaultPolicy.reading(table)
+            let settings = plugin.readSettings(table)
+            enabled[id] = EnabledPlugin(plugin: plugin, policy: policy, settings: settings)
+        }
+        return enabled
+    }
+}
+
+extension SettingsReader {
+    func catalogKnows(_ kind: String, in kinds: [String], key: String) -> Bool {
+        guard kinds.contains(kind) else {
+            report(key, "unknown provider \"\(kind)\" (known: \(kinds.joined(separator: ", ")))")
+            return false
+        }
+        return true
+    }
+}
+
+public struct TenantLoadFailure: Error, Sendable, CustomStringConvertible {
+    public let issues: [ConfigIssue]
+    public var description: String { issues.map(\.description).joined(separator: "\n") }
+}
+
+/// A validated, immutable set of tenants.
+public struct TenantSet: Sendable {
+    public let byID: [TenantID: Tenant]
+
+    public init(_ tenants: [Tenant]) {
+        byID = Dictionary(uniqueKeysWithValues: tenants.map { ($0.id, $0) })
+    }
+
+    public subscript(id: TenantID) -> Tenant? { byID[id] }
+
+    public var sorted: [Tenant] { byID.values.sorted { $0.id < $1.id } }
+}

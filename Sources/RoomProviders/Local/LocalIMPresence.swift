@@ -1,0 +1,53 @@
+import Foundation
+import PostgresNIO
+import RoomCore
+
+/// Connections and chatroom presence of the local IM: what the WebSocket
+/// endpoint records, and what `isMember` reads.
+extension LocalIMProvider {
+    public func connect(_ connection: UUID, accid: AccountID, instance: String) async throws {
+        let now = clock.now()
+        try await database.query("""
+            INSERT INTO im_connections (tenant_id, connection_id, accid, instance_id, connected_at, seen_at)
+            VALUES (\(tenantID), \(connection), \(accid), \(instance), \(now), \(now))
+            """)
+    }
+
+    /// Keeps the connection counted as present.
+    public func heartbeat(_ connection: UUID) async throws {
+        try await database.query("""
+            UPDATE im_connections SET seen_at = \(clock.now()) WHERE tenant_id = \(tenantID) AND connection_id = \(connection)
+            """)
+    }
+
+    public func disconnect(_ connection: UUID) async throws {
+        try await database.query("DELETE FROM im_connections WHERE tenant_id = \(tenantID) AND connection_id = \(connection)")
+    }
+
+    /// Enters an open chatroom; false when it does not exist or is closed.
+    public func enter(_ chatroom: String, connection: UUID, accid: AccountID) async throws -> Bool {
+        let rows = try await database.query("""
+            INSERT INTO im_presence (tenant_id, chatroom_id, connection_id, accid, entered_at)
+            SELECT \(tenantID), \(chatroom), \(connection), \(accid), \(clock.now())
+            WHERE EXISTS (SELECT 1 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open)
+            ON CONFLICT (tenant_id, chatroom_id, connection_id) DO NOTHING
+            RETURNING 1
+            """)
+        for try await _ in rows { return true }
+        return try await isOpen(chatroom)
+    }
+
+    public func exit(_ chatroom: String, connection: UUID) async throws {
+        try await database.query("""
+            DELETE FROM im_presence WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND connection_id = \(connection)
+            """)
+    }
+
+    public func isOpen(_ chatroom: String) async throws -> Bool {
+        let rows = try await database.query("""
+            SELECT 1 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open
+            """)
+        for try await _ in rows { return true }
+        return false
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import PostgresNIO
+import RoomCore
+
+/// The embedded IM provider, the default for every tenant: IM state lives in
+/// PostgreSQL (`schema/im-local`), so the product runs with no vendor account.
+/// Membership means a live connection that entered the chatroom.
+public struct LocalIMProvider: IMProvider {
+    public let kind = "local"
+    public let tenantID: TenantID
+    public let database: Database
+    public let clock: any RoomClock
+    /// A connection not seen for this long no longer counts as present.
+    public static let presenceWindow: TimeInterval = 90
+
+    public init(tenantID: TenantID, database: Database, clock: any RoomClock) {
+        self.tenantID = tenantID
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Registers the account or, when it exists, issues a new token.
+    public func createAccount(_ account: IMAccount) async throws -> IMCredentials {
+        let token = Secrets.randomToken(bytes: 16)
+        let now = clock.now()
+        try await database.query("""
+            INSERT INTO im_accounts (tenant_id, accid, name, avatar, token_hash, created_at, updated_at)
+            VALUES (\(tenantID), \(account.accid), \(account.name), \(account.avatar), \(Secrets.sha256(token)), \(now), \(now))
+            ON CONFLICT (tenant_id, accid) DO UPDATE
+            SET name = EXCLUDED.name, avatar = EXCLUDED.avatar, token_hash = EXCLUDED.token_hash, updated_at = EXCLUDED.updated_at
+            """)
+        return IMCredentials(accid: account.accid, token: token)
+    }
+
+    public func refreshToken(accid: AccountID) async throws -> IMCredentials {
+        let token = Secrets.randomToken(bytes: 16)
+        let rows = try await database.query("""
+            UPDATE im_accounts SET token_hash = \(Secrets.sha256(token)), updated_at = \(clock.now())
+            WHERE tenant_id = \(tenantID) AND accid = \(accid) RETURNING accid
+            """)
+        for try await _ in rows { return IMCredentials(accid: accid, token: token) }
+        throw IMError.rejected(operation: "refreshToken", code: 404, message: "no IM account \(accid)")
+    }
+
+    /// True when `token` is the account's current IM token (WebSocket login).
+    public func verify(accid: AccountID, token: String) async throws -> Bool {
+        let rows = try await database.query("""
+            SELECT 1 FROM im_accounts WHERE tenant_id = \(tenantID) AND accid = \(accid) AND token_hash = \(Secrets.sha256(token))
+            """)
+        for try await _ in rows { return true }
+        return false
+    }
+
+    public func createChatroom(name: String, creator: AccountID) async throws -> String {
+        let rows = try await database.query("""
+            INSERT INTO im_chatrooms (tenant_id, chatroom_id, name, creator, created_at)
+            VALUES (\(tenantID), nextval('im_chatroom_ids')::text, \(name), \(creator), \(clock.now()))
+            RETURNING chatroom_id
+            """)
+        for try await id in rows.decode(String.self) { return id }
+        throw IMError.unavailable(operation: "createChatroom", detail: "no id returned")
+    }
+
+    public func closeChatroom(_ chatroom: String, operator: AccountID, notifyExt: String?) async throws {
+        let rows = try await database.query("""
+            UPDATE im_chatrooms SET open = false, closed_at = coalesce(closed_at, \(clock.now()))
+            WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) RETURNING 1
+            """)
+        try await requireOne(rows, chatroom)
+        // Everyone is out of a closed chatroom.
+        try await database.query("DELETE FROM im_presence WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom)")
+    }
+
+    public func muteChatroom(_ chatroom: String, operator: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws {
+        let rows = try await database.query("""
+            UPDATE im_chatrooms SET muted = \(muted) WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open RETURNING 1
+            """)
+        try await requireOne(rows, chatroom)
+    }
+
+    public func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool {
+        let rows = try await database.query("""
+            SELECT 1 FROM im_presence p
+            JOIN im_connections c ON c.tenant_id = p.tenant_id AND c.connection_id = p.connection_id
+            WHERE p.tenant_id = \(tenantID) AND p.chatroom_id = \(chatroom) AND p.accid = \(accid)
+              AND c.seen_at > \(clock.now().addingTimeInterval(-Self.presenceWindow))
+            LIMIT 1
+            """)
+        for try await _ in rows { return true }
+        return false
+    }
+
+    public func onlineCounts(_ chatrooms: [String]) async throws -> [String: Int] {
+        guard !chatrooms.isEmpty else { return [:] }
+        let rows = try await database.query("""
+            SELECT p.chatroom_id, count(DISTINCT p.accid)::int FROM im_presence p
+            JOIN im_connections c ON c.tenant_id = p.tenant_id AND c.connection_id = p.connection_id
+            WHERE p.tenant_id = \(tenantID) AND p.chatroom_id = ANY(\(chatrooms))
+              AND c.seen_at > \(clock.now().addingTimeInterval(-Self.presenceWindow))
+            GROUP BY p.chatroom_id
+            """)
+        var counts: [String: Int] = [:]
+        for try await (id, count) in rows.decode((String, Int).self) { counts[id] = count }
+        return counts
+    }
+
+    public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool) async throws {
+        let rows = try await database.query("""
+            INSERT INTO im_chatroom_messages (tenant_id, chatroom_id, from_accid, type, body, persisted, at)
+            SELECT \(tenantID), \(chatroom), \(from), \(type), \(body), \(persist), \(clock.now())
+            WHERE EXISTS (SELECT 1 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open)
+            RETURNING 1
+            """)
+        try await requireOne(rows, chatroom)
+    }
+
+    public func sendNotification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool) async throws {
+        try await database.query("""
+            INSERT INTO im_notifications (tenant_id, from_accid, to_accid, attach, store_offline, created_at)
+            VALUES (\(tenantID), \(from), \(to), \(attach), \(storeOffline), \(clock.now()))
+            """)
+    }
+
+    public func queuePut(_ chatroom: String, key: String, value: String, operator: AccountID) async throws {
+        let rows = try await database.query("""
+            INSERT INTO im_queue (tenant_id, chatroom_id, key, value, updated_at)
+            SELECT \(tenantID), \(chatroom), \(key), \(value), \(clock.now())
+            WHERE EXISTS (SELECT 1 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open)
+            ON CONFLICT (tenant_id, chatroom_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
+            RETURNING 1
+            """)
+        try await requireOne(rows, chatroom)
+    }
+
+    public func queuePoll(_ chatroom: String, key: String) async throws -> String? {
+        let rows = try await database.query("""
+            DELETE FROM im_queue WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND key = \(key) RETURNING value
+            """)
+        for try await value in rows.decode(String.self) { return value }
+        return nil
+    }
+
+    public func queueList(_ chatroom: String) async throws -> [IMQueueEntry] {
+        let rows = try await database.query("""
+            SELECT key, value FROM im_queue WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) ORDER BY key
+            """)
+        var entries: [IMQueueEntry] = []
+        for try await (key, value) in rows.decode((String, String).self) { entries.append(IMQueueEntry(key: key, value: value)) }
+        return entries
+    }
+
+    public func queueDrop(_ chatroom: String) async throws {
+        try await database.query("DELETE FROM im_queue WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom)")
+    }
+
+    private func requireOne(_ rows: PostgresRowSequence, _ chatroom: String) async throws {
+        for try await _ in rows { return }
+        throw IMError.chatroomNotFound(chatroom)
+    }
+}

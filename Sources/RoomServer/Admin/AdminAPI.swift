@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import Logging
+import RoomCore
+
+/// `/admin/v1`: JSON, proper statuses, RFC 9457 problems, Bearer keys.
+struct AdminAPI: Sendable {
+    let services: RoomServices
+    let registry: PluginRegistry
+    let operatorKeyDigest: String?
+
+    var tenants: TenantDirectory { services.tenants }
+    var rooms: RoomStore { services.engine.store }
+    var outbox: OutboxStore { OutboxStore(database: services.database) }
+
+    func register(on router: Router<RoomRequestContext>) {
+        let admin = router.group("admin/v1")
+            .add(middleware: AdminAuthMiddleware(operatorKeyDigest: operatorKeyDigest, tenants: tenants))
+        registerTenantRoutes(admin)
+        registerRoomRoutes(admin.group("tenants/:tenant/rooms"))
+        registerOutboxRoutes(admin.group("tenants/:tenant"))
+    }
+
+    private func registerTenantRoutes(_ admin: RouterGroup<RoomRequestContext>) {
+        admin.get("tenants") { _, context -> Page<TenantDTO> in
+            let visible = tenants.current.sorted.filter { context.principal?.mayAccess($0.id) == true }
+            return Page(items: visible.map(TenantDTO.init), nextCursor: nil)
+        }
+        admin.get("tenants/:tenant") { _, context -> TenantDTO in
+            TenantDTO(try context.authorizedTenant(tenants))
+        }
+        admin.post("tenants/reload") { _, context -> ReloadDTO in
+            try context.requireOperator()
+            switch tenants.reload(logger: context.logger) {
+            case .applied(let count):
+                return ReloadDTO(applied: true, tenants: count)
+            case .rejected(let failure):
+                throw ReloadRejected(issues: failure.issues.map(\.description))
+            }
+        }
+        admin.get("plugins") { _, _ -> Page<PluginDTO> in
+            Page(items: registry.plugins.map {
+                PluginDTO(id: $0.id, wire: $0.wire.rawValue, defaultRoomTTLSeconds: $0.defaultPolicy.ttlSeconds,
+                          defaultCapacity: $0.defaultPolicy.capacity, routes: $0.routes.map(\.path))
+            }, nextCursor: nil)
+        }
+    }
+}
+
+struct ReloadDTO: ResponseEncodable {
+    let applied: Bool
+    let tenants: Int
+}
+
+struct PluginDTO: Encodable {
+    let id: String
+    let wire: String
+    let defaultRoomTTLSeconds: Int
+    let defaultCapacity: Int
+    let routes: [String]
+}
+
+/// 422 with every issue: the previous tenants stay in force.
+struct ReloadRejected: HTTPResponseError {
+    let issues: [String]
+    var status: HTTPResponse.Status { .unprocessableContent }
+
+    struct Body: Encodable {
+        let type = "https://roomkeeper.dev/problems/invalid_tenants"
+        let title = "Unprocessable Content"
+        let status = 422
+        let code = "invalid_tenants"
+        let detail = "the tenant files are invalid; the previous tenants stay in force"
+        let issues: [String]
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/problem+json"
+        let data = try JSONEncoder().encode(Body(issues: issues))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,62 @@
+import Hummingbird
+import RoomCore
+
+/// Who is calling the admin API.
+public enum AdminPrincipal: Sendable, Equatable {
+    /// The operator key (`ROOMKEEPER_OPERATOR_KEY`): every tenant.
+    case `operator`
+    /// A tenant's admin key: that tenant only.
+    case tenant(TenantID)
+
+    public func mayAccess(_ tenant: TenantID) -> Bool {
+        switch self {
+        case .operator: true
+        case .tenant(let own): own == tenant
+        }
+    }
+}
+
+/// `Authorization: Bearer <key>`. Keys are compared as SHA-256 digests; the
+/// operator key itself is never kept, only its digest.
+struct AdminAuthMiddleware: RouterMiddleware {
+    typealias Context = RoomRequestContext
+
+    let operatorKeyDigest: String?
+    let tenants: TenantDirectory
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
+            throw Problem(.unauthorized, code: "unauthorized", detail: "send Authorization: Bearer <admin key>")
+        }
+        let key = String(header.dropFirst(7))
+        var context = context
+        if let operatorKeyDigest, Secrets.equal(Secrets.sha256Hex(key), operatorKeyDigest) {
+            context.principal = .operator
+        } else if let tenant = tenants.current.sorted.first(where: { $0.acceptsAdminKey(key) }) {
+            context.principal = .tenant(tenant.id)
+        } else {
+            throw Problem(.unauthorized, code: "unauthorized", detail: "unknown admin key")
+        }
+        return try await next(request, context)
+    }
+}
+
+extension RoomRequestContext {
+    /// The tenant named in the path, if this caller may reach it: 403 for a
+    /// tenant key elsewhere (whether or not that tenant exists), 404 for an
+    /// operator asking for a tenant that does not exist.
+    func authorizedTenant(_ tenants: TenantDirectory) throws -> Tenant {
+        let id = try parameters.require("tenant")
+        guard let principal, principal.mayAccess(id) else {
+            throw Problem(.forbidden, code: "forbidden", detail: "this key does not reach tenant \(id)")
+        }
+        guard let tenant = tenants[id] else { throw Problem.notFound("no tenant \(id)") }
+        return tenant
+    }
+
+    func requireOperator() throws {
+        guard principal == .operator else {
+            throw Problem(.forbidden, code: "forbidden", detail: "only the operator key may do this")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import RoomCore
+
+extension AdminAPI {
+    struct StatsDTO: ResponseEncodable {
+        let tenant: String
+        let rooms: [String: [String: Int]]
+        let outbox: [String: Int]
+    }
+
+    func registerOutboxRoutes(_ group: RouterGroup<RoomRequestContext>) {
+        group.get("outbox") { request, context -> Page<OutboxDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            let query = request.uri.queryParameters
+            var status: OutboxEntry.Status?
+            if let text = query.get("status") {
+                guard let parsed = OutboxEntry.Status(rawValue: text) else {
+                    throw Problem.invalid("status", "must be one of \(OutboxEntry.Status.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                status = parsed
+            }
+            let limit = try Self.limit(query.get("limit"))
+            var before: Int64?
+            if let cursor = query.get("cursor") {
+                guard let value = Int64(cursor) else { throw Problem.invalid("cursor", "must be a cursor from nextCursor") }
+                before = value
+            }
+            let entries = try await outbox.list(tenant.id, status: status, before: before, limit: limit + 1)
+            let items = Array(entries.prefix(limit))
+            return Page(items: items.map(OutboxDTO.init), nextCursor: entries.count > limit ? items.last.map { String($0.id) } : nil)
+        }
+
+        group.post("outbox/:entry/retry") { _, context -> OutboxDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            let id = try context.parameters.requireInt64("entry")
+            if let entry = try await outbox.retry(tenant.id, id, now: services.clock.now()) { return OutboxDTO(entry) }
+            guard let existing = try await outbox.entry(tenant.id, id) else { throw Problem.notFound("no outbox entry \(id) in tenant \(tenant.id)") }
+            throw Problem(.conflict, code: "already_delivered", detail: "outbox entry \(existing.id) was delivered; there is nothing to retry")
+        }
+
+        group.get("stats") { _, context -> StatsDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            var rooms: [String: [String: Int]] = [:]
+            for count in try await self.rooms.roomCounts(tenant.id) {
+                rooms[count.pluginID, default: [:]][count.state] = count.count
+            }
+            var outboxCounts: [String: Int] = [:]
+            for count in try await outbox.counts(tenant.id) { outboxCounts[count.status] = count.count }
+            return StatsDTO(tenant: tenant.id, rooms: rooms, outbox: outboxCounts)
+        }
+    }
+}

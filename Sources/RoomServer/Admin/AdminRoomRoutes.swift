@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import RoomCore
+
+extension AdminAPI {
+    struct CreateRoomBody: Decodable {
+        let plugin: String?
+        let name: String?
+        let owner: String?
+        let ttlSeconds: Int?
+    }
+
+    struct ExtendBody: Decodable {
+        let ttlSeconds: Int?
+    }
+
+    func registerRoomRoutes(_ group: RouterGroup<RoomRequestContext>) {
+        group.get { request, context -> Page<RoomDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            let query = request.uri.queryParameters
+            let state = query.get("state")
+            if let state, !["open", "closed"].contains(state) { throw Problem.invalid("state", "must be open or closed") }
+            let limit = try Self.limit(query.get("limit"))
+            var before: Int64?
+            if let cursor = query.get("cursor") {
+                guard let value = Int64(cursor) else { throw Problem.invalid("cursor", "must be a cursor from nextCursor") }
+                before = value
+            }
+            let page = try await rooms.rooms(tenant.id, .init(state: state, pluginID: query.get("plugin"), before: before, limit: limit + 1))
+            let items = Array(page.prefix(limit))
+            return Page(items: items.map(RoomDTO.init), nextCursor: page.count > limit ? items.last.map { String($0.id) } : nil)
+        }
+
+        group.get(":room") { _, context -> RoomDetailDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            let id = try context.parameters.requireInt64("room")
+            guard let room = try await rooms.room(tenant.id, id) else { throw Problem.notFound("no room \(id) in tenant \(tenant.id)") }
+            let members = try await rooms.members(tenant.id, id)
+            let events = try await rooms.events(tenant.id, id)
+            return RoomDetailDTO(
+                room: RoomDTO(room),
+                members: members.map { .init(accid: $0.accid, role: $0.role, status: $0.status.rawValue, joinedAt: $0.joinedAt) },
+                events: events.map { .init(id: $0.id, at: $0.at, kind: $0.kind, actor: $0.actor, detail: JSONValue.parse($0.detail) ?? .null) })
+        }
+
+        group.post { request, context -> EditedResponse<RoomDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            let body = try await request.decodeJSON(CreateRoomBody.self, context: context)
+            guard let plugin = body.plugin, !plugin.isEmpty else { throw Problem.invalid("plugin", "is required") }
+            guard let name = body.name, !name.isEmpty else { throw Problem.invalid("name", "is required") }
+            guard let owner = body.owner, !owner.isEmpty else { throw Problem.invalid("owner", "is required") }
+            if let ttl = body.ttlSeconds, ttl <= 0 { throw Problem.invalid("ttlSeconds", "must be a positive number of seconds") }
+            let room = try await services.engine.create(
+                NewRoom(pluginID: plugin, name: name, owner: owner, ttlSeconds: body.ttlSeconds), in: tenant, by: .admin)
+            return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/rooms/\(room.id)"], response: RoomDTO(room))
+        }
+
+        group.post(":room/dissolve") { _, context -> RoomDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            let id = try context.parameters.requireInt64("room")
+            return RoomDTO(try await services.engine.dissolve(id, by: .admin, in: tenant, pluginID: nil))
+        }
+
+        group.post(":room/extend") { request, context -> RoomDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            let id = try context.parameters.requireInt64("room")
+            let body = try await request.decodeJSON(ExtendBody.self, context: context)
+            guard let ttl = body.ttlSeconds else { throw Problem.invalid("ttlSeconds", "is required") }
+            return RoomDTO(try await services.engine.extend(id, bySeconds: ttl, by: .admin, in: tenant, pluginID: nil))
+        }
+    }
+
+    static func limit(_ text: String?) throws -> Int {
+        guard let text else { return 50 }
+        guard let limit = Int(text), (1...200).contains(limit) else { throw Problem.invalid("limit", "must be between 1 and 200") }
+        return limit
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import Logging
+import Prometheus
+import RoomCore
+import ServiceLifecycle
+
+/// One Roomkeeper server: the router and every long-running part, run as
+/// services of one Hummingbird application (one ServiceGroup, graceful
+/// shutdown on SIGTERM/SIGINT).
+public struct Roomkeeper: Sendable {
+    public let services: RoomServices
+    public let registry: PluginRegistry
+    public let options: ServerOptions
+    public let logger: Logger
+
+    public init(database: Database, registry: PluginRegistry, tenants: TenantDirectory, clock: any RoomClock, options: ServerOptions, logger: Logger) {
+        let engine = RoomEngine(database: database, clock: clock, registry: registry, tenants: { tenants[$0] })
+        self.services = RoomServices(database: database, clock: clock, engine: engine, tenants: tenants)
+        self.registry = registry
+        self.options = options
+        self.logger = logger
+    }
+
+    /// Schema folders in the order they apply: core, providers, plugins.
+    public static func schemaFolders(registry: PluginRegistry, extra: [String]) -> [String] {
+        ["core"] + extra + registry.ids
+    }
+
+    public func migrator() throws -> Migrator {
+        try Migrator(
+            schemaRoot: URL(fileURLWithPath: options.schemaRoot),
+            folders: Self.schemaFolders(registry: registry, extra: options.extraSchemaFolders))
+    }
+
+    public var sweeper: ExpirySweeper {
+        ExpirySweeper(engine: services.engine, configuration: options.sweeper, logger: logger)
+    }
+
+    public func dispatcher(deliverer: (any OutboxDeliverer)? = nil) -> OutboxDispatcher {
+        let tenants = services.tenants
+        return OutboxDispatcher(
+            store: OutboxStore(database: services.database),
+            deliverer: deliverer ?? ProviderOutboxDeliverer(tenants: { tenants[$0] }),
+            clock: services.clock, configuration: options.dispatcher, logger: logger)
+    }
+
+    public func buildRouter() throws -> Router<RoomRequestContext> {
+        let router = Router(context: RoomRequestContext.self)
+        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry).register(on: router)
+        AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex)).register(on: router)
+        ClientAPI(services: services, registry: registry).register(on: router)
+        return router
+    }
+
+    /// The application with the sweeper, the outbox dispatcher and the tenant
+    /// reloader; `extra` adds more services (the PostgreSQL client when the
+    /// server owns it).
+    public func buildApplication(extra: [any Service] = [], deliverer: (any OutboxDeliverer)? = nil) throws -> some ApplicationProtocol {
+        Application(
+            router: try buildRouter(),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "roomkeeper"),
+            services: extra + [sweeper, dispatcher(deliverer: deliverer), TenantReloader(tenants: services.tenants, logger: logger)],
+            logger: logger)
+    }
+}

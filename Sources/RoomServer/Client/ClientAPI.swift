@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import Logging
+import RoomCore
+
+/// Mounts every registered plugin's routes at `/t/{tenant}/{plugin}/…`. A
+/// tenant that does not exist or does not enable the plugin gets a clear 404;
+/// everything else answers in the plugin's wire envelope.
+struct ClientAPI: Sendable {
+    let services: RoomServices
+    let registry: PluginRegistry
+    static let maxBody = 256 * 1024
+
+    func register(on router: Router<RoomRequestContext>) {
+        for plugin in registry.plugins {
+            for route in plugin.routes {
+                for method in route.methods {
+                    router.on(RouterPath("t/:tenant/\(plugin.id)\(route.path)"), method: HTTPRequest.Method(rawValue: method.rawValue)!) { request, context in
+                        try await handle(request, context: context, plugin: plugin, route: route)
+                    }
+                }
+            }
+        }
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("t/:tenant/**", method: method) { request, context -> Response in
+                let tenant = context.parameters.get("tenant") ?? ""
+                guard services.tenants[tenant] != nil else { throw Problem.notFound("no tenant \(tenant)") }
+                throw Problem.notFound("no route \(request.method) \(request.uri.path)")
+            }
+        }
+    }
+
+    private func handle(_ request: Request, context: RoomRequestContext, plugin: AnyRoomPlugin, route: AnyRoomPlugin.ErasedRoute) async throws -> Response {
+        let tenantID = try context.parameters.require("tenant")
+        guard let tenant = services.tenants[tenantID] else { throw Problem.notFound("no tenant \(tenantID)") }
+        guard let enabled = tenant.plugin(plugin.id) else {
+            throw Problem.notFound("tenant \(tenantID) does not enable plugin \(plugin.id)")
+        }
+        var logger = context.logger
+        logger[metadataKey: "tenant"] = "\(tenantID)"
+        logger[metadataKey: "plugin"] = "\(plugin.id)"
+        let style = plugin.wire
+        do {
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: Self.maxBody)
+            } catch {
+                throw ParameterError(field: "body", reason: "must be at most \(Self.maxBody) bytes")
+            }
+            let parameters = try FormDecoding.parameters(
+                query: request.uri.query, body: Array(body.readableBytesView), contentType: request.headers[.contentType])
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            let parts = AnyRoomPlugin.ErasedCallParts(
+                tenant: tenant, policy: enabled.policy, parameters: parameters, headers: headers, services: services, logger: logger)
+            let data = try await route.handle(enabled.settings, parts)
+            return try WireEnvelope.success(style, data)
+        } catch let error as ClientError {
+            return WireEnvelope.failure(style, error)
+        } catch let error as ParameterError {
+            return WireEnvelope.failure(style, WireEnvelope.badParameter(style, error))
+        } catch let error as RoomError {
+            return WireEnvelope.failure(style, plugin.clientError(for: error) ?? WireEnvelope.roomError(style, error))
+        } catch let error as IMError {
+            logger.warning("IM provider call failed", metadata: ["error": "\(error)"])
+            return WireEnvelope.failure(style, WireEnvelope.providerError(style))
+        } catch {
+            logger.error("client route failed", metadata: ["path": "\(route.path)", "error": "\(String(reflecting: error))"])
+            return WireEnvelope.failure(style, WireEnvelope.internalError(style))
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Hummingbird
+
+extension Request {
+    /// Decodes a JSON body; a malformed body or a wrong field type becomes a
+    /// 400 problem naming the field.
+    func decodeJSON<T: Decodable>(_ type: T.Type, context: RoomRequestContext) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: context.maxUploadSize)
+        } catch {
+            throw Problem(.contentTooLarge, code: "body_too_large", detail: "the body may be at most \(context.maxUploadSize) bytes")
+        }
+        let data = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch DecodingError.typeMismatch(let expected, let where_) {
+            let field = where_.codingPath.map(\.stringValue).joined(separator: ".")
+            throw Problem.invalid(field.isEmpty ? "body" : field, "must be \(Self.describe(expected))")
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw Problem.invalid(key.stringValue, "is required")
+        } catch {
+            throw Problem.invalid("body", "must be a JSON object")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Bool.Type: "true or false"
+        default: "a JSON object"
+        }
+    }
+}
+
+extension Parameters {
+    func requireInt64(_ name: String) throws -> Int64 {
+        guard let text = get(name), let value = Int64(text) else {
+            throw Problem.invalid(name, "must be an integer id")
+        }
+        return value
+    }
+}

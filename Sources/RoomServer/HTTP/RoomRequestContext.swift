@@ -1,0 +1,24 @@
+import Foundation
+import Hummingbird
+
+/// The request context of every route: Hummingbird's core storage plus who
+/// the admin API caller is, once authenticated.
+public struct RoomRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var principal: AdminPrincipal?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        principal = nil
+    }
+
+    /// The admin API speaks ISO 8601 dates.
+    public var responseEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    public var maxUploadSize: Int { 1 << 20 }
+}

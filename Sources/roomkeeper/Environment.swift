@@ -1,0 +1,38 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RoomCore
+
+/// Reading the process environment, in one place.
+enum Env {
+    static var values: [String: String] { ProcessInfo.processInfo.environment }
+
+    static func databaseConfiguration() throws -> PostgresClient.Configuration {
+        guard let url = values["DATABASE_URL"], !url.isEmpty else {
+            throw CommandFailure("DATABASE_URL is not set (ops/run starts a local PostgreSQL and sets it for you)")
+        }
+        return try DatabaseURL.configuration(from: url)
+    }
+
+    static func logger(_ label: String) -> Logger {
+        var logger = Logger(label: label)
+        logger.logLevel = values["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        return logger
+    }
+
+    /// Runs `body` with a PostgreSQL client that is running, then stops it.
+    static func withDatabase<T: Sendable>(_ logger: Logger, _ body: @Sendable (Database) async throws -> T) async throws -> T {
+        let client = PostgresClient(configuration: try databaseConfiguration(), backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            await Task.yield()
+            defer { group.cancelAll() }
+            return try await body(Database(client: client, logger: logger))
+        }
+    }
+}
+
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+import Logging
+
+@main
+struct RoomkeeperCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roomkeeper",
+        abstract: "The application server behind real-time apps' IM and RTC SDKs.",
+        subcommands: [Serve.self, Migrate.self, Tenants.self],
+        defaultSubcommand: Serve.self)
+
+    static func bootstrapLogging() {
+        LoggingSystem.bootstrap { StreamLogHandler.standardOutput(label: $0) }
+    }
+}

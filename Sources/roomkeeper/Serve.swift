@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import PostgresNIO
+import RoomCore
+import RoomProviders
+import RoomServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Migrate, then serve the tenants in ROOMKEEPER_TENANTS on HOST:PORT.")
+
+    @Flag(help: "Do not apply migrations at start-up.")
+    var noMigrate = false
+
+    func run() async throws {
+        RoomkeeperCommand.bootstrapLogging()
+        let logger = Env.logger("roomkeeper")
+        let env = Env.values
+        var options = ServerOptions()
+        options.host = env["HOST"] ?? "127.0.0.1"
+        guard let port = Int(env["PORT"] ?? "8080"), (1...65535).contains(port) else { throw CommandFailure("PORT must be a port number") }
+        options.port = port
+        options.tenantsPath = env["ROOMKEEPER_TENANTS"] ?? "ops/tenants"
+        options.schemaRoot = env["ROOMKEEPER_SCHEMA"] ?? "schema"
+        options.operatorKey = env["ROOMKEEPER_OPERATOR_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        options.extraSchemaFolders = Build.extraSchemaFolders
+        if options.operatorKey == nil { logger.warning("ROOMKEEPER_OPERATOR_KEY is not set: the admin API accepts tenant keys only") }
+
+        let client = PostgresClient(configuration: try Env.databaseConfiguration(), backgroundLogger: logger)
+        let database = Database(client: client, logger: logger)
+        let clock = SystemClock()
+        let loader = TenantLoader(registry: Build.plugins, providers: StandardProviderCatalog(database: database, clock: clock))
+        let tenants: TenantDirectory
+        do {
+            tenants = try TenantDirectory(path: options.tenantsPath, loader: loader)
+        } catch {
+            for issue in error.issues { print(issue) }
+            throw CommandFailure("refusing to start: the tenant files in \(options.tenantsPath) are invalid")
+        }
+        let server = Roomkeeper(database: database, registry: Build.plugins, tenants: tenants, clock: clock, options: options, logger: logger)
+        if !noMigrate {
+            let migrator = try server.migrator()
+            let applied = try await Env.withDatabase(logger) { try await migrator.migrate($0) }
+            logger.info("migrations current", metadata: ["applied": "\(applied.count)"])
+        }
+        let app = try server.buildApplication(extra: [client])
+        logger.info("serving", metadata: [
+            "url": "http://\(options.host):\(options.port)",
+            "tenants": "\(tenants.current.sorted.map(\.id).joined(separator: ","))",
+        ])
+        try await app.runService()
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply the schema migrations DATABASE_URL lacks (safe to run twice, and from two instances at once).")
+
+    func run() async throws {
+        RoomkeeperCommand.bootstrapLogging()
+        let logger = Env.logger("roomkeeper.migrate")
+        let root = URL(fileURLWithPath: Env.values["ROOMKEEPER_SCHEMA"] ?? "schema")
+        let migrator = try Migrator(schemaRoot: root, folders: Roomkeeper.schemaFolders(registry: Build.plugins, extra: Build.extraSchemaFolders))
+        let applied = try await Env.withDatabase(logger) { try await migrator.migrate($0) }
+        print(applied.isEmpty ? "migrations current; nothing to apply" : "applied: \(applied.joined(separator: ", "))")
+    }
+}

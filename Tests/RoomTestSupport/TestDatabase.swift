@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RoomCore
+import RoomProviders
+
+/// The database every test uses: `DATABASE_URL` (ops/test creates a fresh
+/// one), migrated once per test process. Tests isolate themselves by using
+/// tenants of their own, as real tenants are isolated.
+public enum TestDatabase {
+    private static let setUp = Task<Database, any Error> {
+        guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else {
+            throw SetupError(description: "DATABASE_URL is not set: run the tests with ops/test, which starts a local PostgreSQL")
+        }
+        var logger = Logger(label: "tests")
+        logger.logLevel = .warning
+        let client = PostgresClient(configuration: try DatabaseURL.configuration(from: url), backgroundLogger: logger)
+        Task.detached { await client.run() }
+        let database = Database(client: client, logger: logger)
+        try await migrator.migrate(database)
+        return database
+    }
+
+    public static func shared() async throws -> Database {
+        try await setUp.value
+    }
+
+    public static var schemaRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("schema")
+    }
+
+    public static var migrator: Migrator {
+        get throws {
+            try Migrator(schemaRoot: schemaRoot, folders: ["core"] + StandardProviderCatalog.schemaFolders + [TestRoomsPlugin.pluginID])
+        }
+    }
+
+    public struct SetupError: Error, CustomStringConvertible {
+        public let description: String
+    }
+}
+
+/// A unique id, so parallel tests never share a tenant.
+public func uniqueID(_ prefix: String = "t") -> String {
+    prefix + Secrets.randomToken(bytes: 5)
+}

@@ -1,0 +1,62 @@
+import Foundation
+import RoomCore
+
+/// A tiny plugin that exists only in Tests, to exercise the engine, the
+/// plugin protocol and the conformance suite before real plugins land.
+/// Its accounts are trusted by name (`sid` = accid): never ship this.
+public struct TestRoomsPlugin: RoomPlugin {
+    public static let pluginID = "test-rooms"
+
+    public struct Settings: Sendable {
+        public var greeting: String
+        public var notifyOnClose: Bool
+    }
+
+    public init() {}
+
+    public var id: String { Self.pluginID }
+    public var wire: WireStyle { .netease }
+    public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 3_600, capacity: 50) }
+
+    public func readSettings(_ reader: SettingsReader) -> Settings {
+        Settings(greeting: reader.string("greeting", default: "hello"), notifyOnClose: reader.bool("notifyOnClose", default: true))
+    }
+
+    struct Created: Encodable, Sendable {
+        let roomId: Int64
+        let greeting: String
+    }
+
+    public func routes() -> [ClientRoute<Settings>] {
+        [
+            ClientRoute("/room/create") { call in
+                let owner = try call.parameters.required("sid")
+                let name = try call.parameters.required("name")
+                let chatroom = try await call.tenant.im.createChatroom(name: name, creator: owner)
+                let room = try await call.services.engine.create(
+                    NewRoom(pluginID: Self.pluginID, name: name, owner: owner, imChatroomID: chatroom), in: call.tenant, by: .account(owner))
+                return Created(roomId: room.id, greeting: call.settings.greeting)
+            },
+            ClientRoute("/room/join") { call in
+                let account = try call.parameters.required("sid")
+                let roomID = try call.parameters.requiredInt64("roomId")
+                _ = try await call.services.engine.join(roomID, account: account, in: call.tenant, pluginID: Self.pluginID)
+                return EmptyObject()
+            },
+            ClientRoute("/room/dissolve") { call in
+                let account = try call.parameters.required("sid")
+                let roomID = try call.parameters.requiredInt64("roomId")
+                _ = try await call.services.engine.dissolve(roomID, by: .account(account), in: call.tenant, pluginID: Self.pluginID)
+                return EmptyObject()
+            },
+        ]
+    }
+
+    /// Each closing room's IM chatroom is closed through the outbox.
+    public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        guard hook.settings.notifyOnClose else { return [] }
+        return rooms.compactMap { room in
+            room.imChatroomID.map { .im(.closeChatroom(chatroom: $0, operator: room.owner, notifyExt: #"{"type":1}"#), roomID: room.id) }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import RoomCore
+import RoomProviders
+
+/// Tenants for a test, written as real tenant files into a temporary
+/// directory and loaded by the real loader. Admin key of tenant X: "X-key".
+public struct TestTenants {
+    public let ids: [TenantID]
+    public let directory: TenantDirectory
+    public let path: String
+
+    public static let registry = PluginRegistry([AnyRoomPlugin(TestRoomsPlugin())])
+
+    public init(count: Int = 1, pluginTable: String = "[plugins.test-rooms]\n", database: Database, clock: any RoomClock, registry: PluginRegistry = Self.registry) throws {
+        let ids = (0..<count).map { _ in uniqueID() }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(uniqueID("tenants-")).path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for id in ids {
+            try Self.file(id: id, pluginTable: pluginTable).write(toFile: "\(path)/\(id).toml", atomically: true, encoding: .utf8)
+        }
+        self.ids = ids
+        self.path = path
+        let loader = TenantLoader(registry: registry, providers: StandardProviderCatalog(database: database, clock: clock))
+        self.directory = try TenantDirectory(path: path, loader: loader)
+    }
+
+    public static func file(id: TenantID, pluginTable: String) -> String {
+        """
+        name = "Test tenant \(id)"
+        adminKeys = ["sha256:\(Secrets.sha256Hex("\(id)-key"))"]
+
+        [providers.im]
+        kind = "local"
+
+        \(pluginTable)
+        """
+    }
+
+    public subscript(index: Int) -> Tenant {
+        directory[ids[index]]!
+    }
+}
