@@ -45,3 +45,21 @@ public enum TestDatabase {
 public func uniqueID(_ prefix: String = "t") -> String {
     prefix + Secrets.randomToken(bytes: 5)
 }
+
+extension TestDatabase {
+    /// Runs `body` on another database of the same server, with its own client.
+    public static func withDatabase<T: Sendable>(named name: String, _ body: @Sendable (Database) async throws -> T) async throws -> T {
+        guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], var components = URLComponents(string: url) else {
+            throw SetupError(description: "DATABASE_URL is not set")
+        }
+        components.path = "/\(name)"
+        var logger = Logger(label: "tests")
+        logger.logLevel = .warning
+        let client = PostgresClient(configuration: try DatabaseURL.configuration(from: components.string!), backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(Database(client: client, logger: logger))
+        }
+    }
+}

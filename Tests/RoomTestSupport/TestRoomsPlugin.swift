@@ -52,6 +52,12 @@ public struct TestRoomsPlugin: RoomPlugin {
         ]
     }
 
+    /// Announces each arrival in the room's chatroom, through the outbox.
+    public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        guard let chatroom = room.imChatroomID else { return [] }
+        return [.im(.chatroomMessage(chatroom: chatroom, from: account, type: "100", body: #"{"joined":"\#(account)"}"#, persist: false), roomID: room.id)]
+    }
+
     /// Each closing room's IM chatroom is closed through the outbox.
     public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         guard hook.settings.notifyOnClose else { return [] }

@@ -4,7 +4,7 @@ import RoomProviders
 
 /// Tenants for a test, written as real tenant files into a temporary
 /// directory and loaded by the real loader. Admin key of tenant X: "X-key".
-public struct TestTenants {
+public struct TestTenants: Sendable {
     public let ids: [TenantID]
     public let directory: TenantDirectory
     public let path: String

@@ -1,0 +1,118 @@
+import Foundation
+import RoomCore
+import RoomProviders
+import RoomTestSupport
+import Testing
+
+@Suite struct OutboxDispatcherTests {
+    func providers(_ fixture: EngineFixture) -> ProviderOutboxDeliverer {
+        let directory = fixture.tenants.directory
+        return ProviderOutboxDeliverer(tenants: { directory[$0] })
+    }
+
+    @Test func dissolveClosesTheIMChatroomThroughTheOutbox() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "alice")
+        let chatroom = try #require(room.imChatroomID)
+        _ = try await fixture.engine.dissolve(room.id, by: .account("alice"), in: fixture.tenant, pluginID: nil)
+        #expect(try await fixture.local().isOpen(chatroom), "nothing is delivered inside the transaction")
+
+        #expect(try await fixture.dispatcher(providers(fixture)).dispatchOnce() == 1)
+        #expect(try await fixture.local().isOpen(chatroom) == false)
+        let entries = try await OutboxStore(database: fixture.database).list(fixture.tenant.id, status: nil, before: nil, limit: 10)
+        #expect(entries.map(\.status) == [.delivered])
+    }
+
+    @Test func anOutageIsRetriedWithBackoffAndDeliveredOnce() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "alice")
+        _ = try await fixture.engine.dissolve(room.id, by: .account("alice"), in: fixture.tenant, pluginID: nil)
+        let flaky = FlakyDeliverer(failures: 3, next: providers(fixture))
+        let dispatcher = fixture.dispatcher(flaky)
+
+        for attempt in 1...3 {
+            #expect(try await dispatcher.dispatchOnce() == 1, "attempt \(attempt) is made")
+            #expect(try await dispatcher.dispatchOnce() == 0, "backing off: nothing due yet")
+            fixture.clock.advance(by: 10 * pow(2, Double(attempt)))
+        }
+        #expect(try await dispatcher.dispatchOnce() == 1)
+        #expect(try await dispatcher.dispatchOnce() == 0)
+        fixture.clock.advance(by: 3_600)
+        #expect(try await dispatcher.dispatchOnce() == 0, "a delivered entry is never sent again")
+        #expect(flaky.delivered.count == 1)
+        let entry = try #require(try await OutboxStore(database: fixture.database).list(fixture.tenant.id, status: nil, before: nil, limit: 1).first)
+        #expect(entry.status == .delivered && entry.attempts == 4)
+    }
+
+    @Test func exhaustedEntriesGoDeadAndAnOperatorCanRetry() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "alice")
+        _ = try await fixture.engine.dissolve(room.id, by: .admin, in: fixture.tenant, pluginID: nil)
+        let flaky = FlakyDeliverer(failures: 2, next: providers(fixture))
+        let dispatcher = fixture.dispatcher(flaky, maxAttempts: 2)
+        let store = OutboxStore(database: fixture.database)
+
+        for _ in 1...2 {
+            _ = try await dispatcher.dispatchOnce()
+            fixture.clock.advance(by: 600)
+        }
+        let dead = try #require(try await store.list(fixture.tenant.id, status: .dead, before: nil, limit: 1).first)
+        #expect(dead.lastError?.contains("provider down") == true)
+        #expect(try await dispatcher.dispatchOnce() == 0, "dead entries wait for an operator")
+
+        let retried = try await store.retry(fixture.tenant.id, dead.id, now: fixture.clock.now())
+        #expect(retried?.status == .pending && retried?.attempts == 0)
+        #expect(try await dispatcher.dispatchOnce() == 1)
+        #expect(try await store.entry(fixture.tenant.id, dead.id)?.status == .delivered)
+        #expect(try await store.retry(fixture.tenant.id, dead.id, now: fixture.clock.now()) == nil, "delivered entries are not retried")
+    }
+
+    @Test func aProviderRefusalIsDeadAtOnce() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "alice")
+        let chatroom = try #require(room.imChatroomID)
+        try await fixture.local().closeChatroom(chatroom, operator: "alice", notifyExt: nil)
+        _ = try await fixture.engine.join(room.id, account: "bob", in: fixture.tenant, pluginID: nil)
+        // The join's chatroom message goes to a chatroom that no longer exists: not worth retrying.
+        #expect(try await fixture.dispatcher(providers(fixture)).dispatchOnce() == 1)
+        let entry = try #require(try await OutboxStore(database: fixture.database).list(fixture.tenant.id, status: nil, before: nil, limit: 1).first)
+        #expect(entry.status == .dead && entry.attempts == 1)
+    }
+
+    @Test func oneRoomsEntriesAreDeliveredInOrder() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "alice")
+        for name in ["ann", "ben", "cat"] {
+            _ = try await fixture.engine.join(room.id, account: name, in: fixture.tenant, pluginID: nil)
+        }
+        let flaky = FlakyDeliverer(failures: 1, next: providers(fixture))
+        let dispatcher = fixture.dispatcher(flaky)
+        for _ in 0..<8 {
+            _ = try await dispatcher.dispatchOnce()
+            fixture.clock.advance(by: 60)
+        }
+        #expect(flaky.delivered.map(\.payload).map { $0.contains("ann") ? "ann" : $0.contains("ben") ? "ben" : "cat" } == ["ann", "ben", "cat"],
+                "the first entry's failure holds back the room's later ones")
+    }
+}
+
+@Suite struct MigratorTests {
+    @Test func twoInstancesMigrateAFreshDatabaseOnceAndAgainIsANoOp() async throws {
+        let database = try await TestDatabase.shared()
+        let name = uniqueID("migrate_")
+        try await database.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        defer { Task { try? await database.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) } }
+
+        let migrator = try TestDatabase.migrator
+        async let first = TestDatabase.withDatabase(named: name) { try await migrator.migrate($0) }
+        async let second = TestDatabase.withDatabase(named: name) { try await migrator.migrate($0) }
+        let applied = try await first + second
+        #expect(applied.sorted() == migrator.migrations.map(\.id).sorted(), "each migration applied by exactly one instance")
+        let again = try await TestDatabase.withDatabase(named: name) { try await migrator.migrate($0) }
+        #expect(again.isEmpty)
+        let pending = try await TestDatabase.withDatabase(named: name) { try await migrator.pending($0) }
+        #expect(pending.isEmpty)
+    }
+}
+
+import PostgresNIO

@@ -1,0 +1,160 @@
+import Foundation
+import RoomCore
+import RoomProviders
+import RoomTestSupport
+import Testing
+
+@Suite struct RoomEngineTests {
+    @Test func lifecycleWritesRoomEventsAndOutbox() async throws {
+        let fixture = try await EngineFixture()
+        let tenant = fixture.tenant
+        let room = try await fixture.room(owner: "alice")
+        #expect(room.isOpen)
+        #expect(room.expiresAt == fixture.clock.now().addingTimeInterval(3_600), "the plugin's default TTL")
+
+        #expect(try await fixture.engine.join(room.id, account: "bob", in: tenant, pluginID: TestRoomsPlugin.pluginID) == .joined(room))
+        if case .alreadyJoined = try await fixture.engine.join(room.id, account: "bob", in: tenant, pluginID: nil) {} else {
+            Issue.record("joining twice is no new join")
+        }
+        try await fixture.engine.leave(room.id, account: "bob", in: tenant, pluginID: nil)
+        await #expect(throws: RoomError.notMember) {
+            try await fixture.engine.leave(room.id, account: "bob", in: tenant, pluginID: nil)
+        }
+        await #expect(throws: RoomError.notOwner) {
+            try await fixture.engine.dissolve(room.id, by: .account("bob"), in: tenant, pluginID: nil)
+        }
+        let closed = try await fixture.engine.dissolve(room.id, by: .account("alice"), in: tenant, pluginID: nil)
+        #expect(closed.state == .closed(.dissolved))
+        await #expect(throws: RoomError.closed) {
+            try await fixture.engine.dissolve(room.id, by: .account("alice"), in: tenant, pluginID: nil)
+        }
+        await #expect(throws: RoomError.closed) {
+            try await fixture.engine.join(room.id, account: "carol", in: tenant, pluginID: nil)
+        }
+
+        let events = try await fixture.engine.store.events(tenant.id, room.id).map(\.kind)
+        #expect(events == ["created", "joined", "left", "closed"])
+        let outbox = try await OutboxStore(database: fixture.database).list(tenant.id, status: .pending, before: nil, limit: 10)
+        #expect(outbox.count == 2, "one chatroom message for the join, one chatroom close")
+        #expect(outbox.allSatisfy { $0.roomID == room.id && $0.kind == "im" })
+        #expect(outbox.contains { $0.payload.contains("closeChatroom") })
+    }
+
+    @Test func refusedTransitionsWriteNothing() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "alice")
+        await #expect(throws: RoomError.notOwner) {
+            try await fixture.engine.dissolve(room.id, by: .account("mallory"), in: fixture.tenant, pluginID: nil)
+        }
+        #expect(try await fixture.engine.store.events(fixture.tenant.id, room.id).map(\.kind) == ["created"])
+        #expect(try await fixture.engine.store.room(fixture.tenant.id, room.id)?.isOpen == true)
+    }
+
+    @Test func fiftyJoinsForOneSeatHaveOneWinner() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(capacity: 1)
+        let outcomes = await withTaskGroup(of: Result<RoomEngine.JoinOutcome, any Error>.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    do { return .success(try await fixture.engine.join(room.id, account: "user\(index)", in: fixture.tenant, pluginID: nil)) }
+                    catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let winners = outcomes.filter { if case .success(.joined) = $0 { true } else { false } }
+        let full = outcomes.filter { if case .failure(let error) = $0, error as? RoomError == .full(capacity: 1) { true } else { false } }
+        #expect(winners.count == 1)
+        #expect(full.count == 49)
+        let members = try await fixture.engine.store.members(fixture.tenant.id, room.id).filter { $0.status == .joined }
+        #expect(members.count == 1)
+    }
+
+    @Test func reservationHoldsThenLapsesIntoClosing() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "student")
+        let until = fixture.clock.now().addingTimeInterval(1_800)
+        _ = try await fixture.engine.reserve(room.id, for: ["teacher", "student"], until: until, onLapse: .close, by: .account("student"), in: fixture.tenant, pluginID: nil)
+        await #expect(throws: RoomError.reservedForOthers) {
+            try await fixture.engine.join(room.id, account: "stranger", in: fixture.tenant, pluginID: nil)
+        }
+        fixture.clock.advance(by: 1_801)
+        #expect(try await fixture.engine.lapseDue(limit: 100, tenants: fixture.tenants.ids) == 1)
+        let lapsed = try await fixture.engine.store.room(fixture.tenant.id, room.id)
+        #expect(lapsed?.state == .closed(.lapsed))
+    }
+
+    @Test func aClaimedReservationNeverLapses() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "student")
+        _ = try await fixture.engine.reserve(room.id, for: ["teacher"], until: fixture.clock.now().addingTimeInterval(60), onLapse: .close, by: .admin, in: fixture.tenant, pluginID: nil)
+        _ = try await fixture.engine.join(room.id, account: "teacher", in: fixture.tenant, pluginID: nil)
+        fixture.clock.advance(by: 120)
+        #expect(try await fixture.engine.lapseDue(limit: 100, tenants: fixture.tenants.ids) == 0)
+        #expect(try await fixture.engine.store.room(fixture.tenant.id, room.id)?.isOpen == true)
+    }
+
+    @Test func aReleasedReservationAdmitsAnyone() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room()
+        _ = try await fixture.engine.reserve(room.id, for: ["vip"], until: fixture.clock.now().addingTimeInterval(60), onLapse: .release, by: .admin, in: fixture.tenant, pluginID: nil)
+        fixture.clock.advance(by: 61)
+        #expect(try await fixture.engine.lapseDue(limit: 100, tenants: fixture.tenants.ids) == 1)
+        let released = try #require(try await fixture.engine.store.room(fixture.tenant.id, room.id))
+        #expect(released.isOpen && released.reservation == nil)
+        _ = try await fixture.engine.join(room.id, account: "anyone", in: fixture.tenant, pluginID: nil)
+    }
+
+    @Test func joinIMBeforeServerAsksTheIMProvider() async throws {
+        let fixture = try await EngineFixture(pluginTable: "[plugins.test-rooms]\njoinRequiresIM = true\n")
+        let room = try await fixture.room()
+        let chatroom = try #require(room.imChatroomID)
+        await #expect(throws: RoomError.notInIMChatroom) {
+            try await fixture.engine.join(room.id, account: "dave", in: fixture.tenant, pluginID: nil)
+        }
+        let local = fixture.local()
+        let connection = UUID()
+        try await local.connect(connection, accid: "dave", instance: "test")
+        #expect(try await local.enter(chatroom, connection: connection, accid: "dave"))
+        #expect(try await local.isMember("dave", of: chatroom))
+        _ = try await fixture.engine.join(room.id, account: "dave", in: fixture.tenant, pluginID: nil)
+
+        try await local.disconnect(connection)
+        #expect(try await local.isMember("dave", of: chatroom) == false, "membership means connected and entered")
+    }
+
+    @Test func roomsOfOtherTenantsAndPluginsAreNotFound() async throws {
+        let fixture = try await EngineFixture(tenantCount: 2)
+        let room = try await fixture.room(owner: "alice", in: fixture.tenants[0])
+        await #expect(throws: RoomError.notFound) {
+            try await fixture.engine.dissolve(room.id, by: .admin, in: fixture.tenants[1], pluginID: nil)
+        }
+        await #expect(throws: RoomError.notFound) {
+            try await fixture.engine.join(room.id, account: "alice", in: fixture.tenants[1], pluginID: nil)
+        }
+        await #expect(throws: RoomError.notFound) {
+            try await fixture.engine.dissolve(room.id, by: .account("alice"), in: fixture.tenants[0], pluginID: "another-plugin")
+        }
+        #expect(try await fixture.engine.store.room(fixture.tenants[1].id, room.id) == nil)
+        #expect(try await fixture.engine.store.room(fixture.tenants[0].id, room.id)?.isOpen == true)
+    }
+
+    @Test func extendMovesTheDeadline() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(ttl: 60)
+        let extended = try await fixture.engine.extend(room.id, bySeconds: 600, by: .admin, in: fixture.tenant, pluginID: nil)
+        #expect(extended.expiresAt == room.expiresAt.addingTimeInterval(600))
+        fixture.clock.advance(by: 61)
+        #expect(try await fixture.engine.expireDue(limit: 10, tenants: fixture.tenants.ids) == 0)
+    }
+
+    @Test func banKeepsAnAccountOut() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "host")
+        _ = try await fixture.engine.join(room.id, account: "troll", in: fixture.tenant, pluginID: nil)
+        try await fixture.engine.ban(room.id, account: "troll", by: .account("host"), in: fixture.tenant, pluginID: nil)
+        await #expect(throws: RoomError.banned) {
+            try await fixture.engine.join(room.id, account: "troll", in: fixture.tenant, pluginID: nil)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import RoomCore
+import RoomProviders
+
+/// An engine on the test database with tenants of its own and a clock the
+/// test moves.
+public struct EngineFixture: Sendable {
+    public let database: Database
+    public let clock: ManualClock
+    public let tenants: TestTenants
+    public let engine: RoomEngine
+    public let logger: Logger
+
+    public init(tenantCount: Int = 1, pluginTable: String = "[plugins.test-rooms]\n") async throws {
+        database = try await TestDatabase.shared()
+        clock = ManualClock(Date(timeIntervalSince1970: 1_900_000_000 + Double(Int.random(in: 0...1_000_000))))
+        tenants = try TestTenants(count: tenantCount, pluginTable: pluginTable, database: database, clock: clock)
+        let directory = tenants.directory
+        engine = RoomEngine(database: database, clock: clock, registry: TestTenants.registry, tenants: { directory[$0] })
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        self.logger = logger
+    }
+
+    public var tenant: Tenant { tenants[0] }
+
+    public func local(_ tenant: Tenant? = nil) -> LocalIMProvider {
+        (tenant ?? self.tenant).im as! LocalIMProvider
+    }
+
+    /// A room of the test plugin with an IM chatroom, as its create route makes it.
+    public func room(owner: AccountID = "owner", capacity: Int? = nil, ttl: Int? = nil, in tenant: Tenant? = nil) async throws -> Room {
+        let tenant = tenant ?? self.tenant
+        let chatroom = try await tenant.im.createChatroom(name: "room", creator: owner)
+        return try await engine.create(
+            NewRoom(pluginID: TestRoomsPlugin.pluginID, name: "room", owner: owner, ttlSeconds: ttl, capacity: capacity, imChatroomID: chatroom),
+            in: tenant, by: .account(owner))
+    }
+
+    public var sweeperConfiguration: ExpirySweeper.Configuration {
+        var configuration = ExpirySweeper.Configuration()
+        configuration.tenants = tenants.ids
+        return configuration
+    }
+
+    public func dispatcher(_ deliverer: any OutboxDeliverer, maxAttempts: Int = 8) -> OutboxDispatcher {
+        var configuration = OutboxDispatcher.Configuration()
+        configuration.tenants = tenants.ids
+        configuration.maxAttempts = maxAttempts
+        configuration.deliveryTimeout = 2
+        return OutboxDispatcher(store: OutboxStore(database: database), deliverer: deliverer, clock: clock, configuration: configuration, logger: logger)
+    }
+
+    /// One value from a query scoped by the test's tenants.
+    public func count(_ sql: String) async throws -> Int {
+        let rows = try await database.query(PostgresQueryBuilder.count(sql, tenants: tenants.ids))
+        for try await value in rows.decode(Int.self) { return value }
+        return 0
+    }
+}
+
+import PostgresNIO
+
+enum PostgresQueryBuilder {
+    /// `sql` uses `$1` for the tenant id array.
+    static func count(_ sql: String, tenants: [TenantID]) -> PostgresQuery {
+        var bindings = PostgresBindings()
+        bindings.append(tenants)
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+}
