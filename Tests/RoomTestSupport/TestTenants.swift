@@ -12,10 +12,15 @@ public struct TestTenants: Sendable {
     public static let registry = PluginRegistry([AnyRoomPlugin(TestRoomsPlugin())])
 
     public init(count: Int = 1, pluginTable: String = "[plugins.test-rooms]\n", database: Database, clock: any RoomClock, registry: PluginRegistry = Self.registry) throws {
-        let ids = (0..<count).map { _ in uniqueID() }
+        try self.init(pluginTables: Array(repeating: pluginTable, count: count), database: database, clock: clock, registry: registry)
+    }
+
+    /// One tenant per table given.
+    public init(pluginTables: [String], database: Database, clock: any RoomClock, registry: PluginRegistry = Self.registry) throws {
+        let ids = pluginTables.map { _ in uniqueID() }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(uniqueID("tenants-")).path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        for id in ids {
+        for (id, pluginTable) in zip(ids, pluginTables) {
             try Self.file(id: id, pluginTable: pluginTable).write(toFile: "\(path)/\(id).toml", atomically: true, encoding: .utf8)
         }
         self.ids = ids

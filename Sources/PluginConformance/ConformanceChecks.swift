@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import RoomCore
+
+/// The checks themselves: the plugin's own routes act, the admin API
+/// observes.
+struct CheckContext {
+    let check: ConformanceSuite.Check
+    let world: World
+    let driver: any ConformanceDriver
+    let http: any TestClientProtocol
+
+    func client(_ tenant: Int) -> PluginClient {
+        PluginClient(tenantID: world.tenantIDs[tenant], pluginID: driver.plugin.id, http: http)
+    }
+
+    func visibleInAdminAPI() async throws {
+        let owner = try await driver.makeAccount(client(0))
+        let roomID = try await driver.createRoom(client(0), owner: owner)
+        let room = try await adminRoom(roomID, tenant: 0)
+        try expect(room["room"]?["plugin"]?.string == client(0).pluginID, "the room's plugin is \(client(0).pluginID)")
+        try expect(room["room"]?["tenant"]?.string == world.tenantIDs[0], "the room belongs to the tenant it was created in")
+        try expect(room["room"]?["state"]?.string == "open", "a new room is open")
+        try expect(room["room"]?["owner"]?.string == owner.accid, "the creator owns the room")
+        let listed = try await admin("/admin/v1/tenants/\(world.tenantIDs[0])/rooms?plugin=\(client(0).pluginID)&state=open", key: world.operatorKey)
+        try expect(listed.json["items"].map(ids)?.contains(roomID) == true, "the room is listed under its tenant and plugin")
+    }
+
+    func ownerDissolvesOthersCannot() async throws {
+        let owner = try await driver.makeAccount(client(0))
+        let other = try await driver.makeAccount(client(0))
+        let roomID = try await driver.createRoom(client(0), owner: owner)
+        try expect(try await driver.dissolveRoom(client(0), roomID: roomID, as: other) == false, "another account cannot dissolve the room")
+        try expect(try await adminRoom(roomID, tenant: 0)["room"]?["state"]?.string == "open", "a refused dissolve changes nothing")
+        try expect(try await driver.dissolveRoom(client(0), roomID: roomID, as: owner), "the owner can dissolve the room")
+        let room = try await adminRoom(roomID, tenant: 0)["room"]
+        try expect(room?["state"]?.string == "closed" && room?["closeReason"]?.string == "dissolved", "dissolved rooms are closed with reason dissolved")
+    }
+
+    func expiresAfterTTL() async throws {
+        let owner = try await driver.makeAccount(client(0))
+        let roomID = try await driver.createRoom(client(0), owner: owner)
+        let tenant = try require(world.server.services.tenants[world.tenantIDs[0]], "the tenant is loaded")
+        let ttl = try require(tenant.plugin(client(0).pluginID)?.policy.ttlSeconds, "the tenant enables the plugin")
+        world.clock.advance(by: TimeInterval(ttl) - 1)
+        _ = try await world.server.sweeper.sweepOnce()
+        try expect(try await adminRoom(roomID, tenant: 0)["room"]?["state"]?.string == "open", "the room is open until its TTL")
+        world.clock.advance(by: 2)
+        _ = try await world.server.sweeper.sweepOnce()
+        let room = try await adminRoom(roomID, tenant: 0)["room"]
+        try expect(room?["state"]?.string == "closed" && room?["closeReason"]?.string == "expired", "after its TTL the room is closed with reason expired")
+    }
+
+    func closedRoomRefusesJoins() async throws {
+        let owner = try await driver.makeAccount(client(0))
+        let guest = try await driver.makeAccount(client(0))
+        let roomID = try await driver.createRoom(client(0), owner: owner)
+        try expect(try await driver.dissolveRoom(client(0), roomID: roomID, as: owner), "the owner can dissolve the room")
+        try expect(try await driver.joinRoom(client(0), roomID: roomID, as: guest) == false, "a closed room refuses joins")
+        let detail = try await adminRoom(roomID, tenant: 0)
+        let joined = detail["members"].map(members)?.filter { $0 == guest.accid } ?? []
+        try expect(joined.isEmpty, "the refused account is not a member")
+    }
+
+    func otherTenantsCannotSeeOrTouch() async throws {
+        let owner = try await driver.makeAccount(client(0))
+        let roomID = try await driver.createRoom(client(0), owner: owner)
+        let path = "/admin/v1/tenants/\(world.tenantIDs[0])/rooms/\(roomID)"
+        try expect(try await admin(path, key: "\(world.tenantIDs[1])-key").status == .forbidden, "another tenant's key gets 403 on the room")
+        let otherListing = try await admin("/admin/v1/tenants/\(world.tenantIDs[1])/rooms", key: "\(world.tenantIDs[1])-key")
+        try expect(otherListing.json["items"].map(ids)?.contains(roomID) == false, "the room is not listed under another tenant")
+        let stranger = try await driver.makeAccount(client(1))
+        try expect(try await driver.dissolveRoom(client(1), roomID: roomID, as: stranger) == false, "another tenant's client cannot dissolve it")
+        try expect(try await driver.joinRoom(client(1), roomID: roomID, as: stranger) == false, "another tenant's client cannot join it")
+        try expect(try await adminRoom(roomID, tenant: 0)["room"]?["state"]?.string == "open", "the room is untouched")
+    }
+
+    // MARK: helpers
+
+    func admin(_ path: String, key: String) async throws -> PluginClient.Answer {
+        var headers = HTTPFields()
+        headers[.authorization] = "Bearer \(key)"
+        let response = try await http.execute(uri: path, method: .get, headers: headers, body: nil)
+        return PluginClient.Answer(status: response.status, json: JSONValue.parse(String(buffer: response.body)) ?? .null)
+    }
+
+    func adminRoom(_ roomID: RoomID, tenant: Int) async throws -> JSONValue {
+        let answer = try await admin("/admin/v1/tenants/\(world.tenantIDs[tenant])/rooms/\(roomID)", key: world.operatorKey)
+        try expect(answer.status == .ok, "the admin API shows room \(roomID) (got \(answer.status))")
+        return answer.json
+    }
+
+    func ids(_ items: JSONValue) -> [RoomID] {
+        guard case .array(let rooms) = items else { return [] }
+        return rooms.compactMap { $0["id"]?.int64 }
+    }
+
+    func members(_ items: JSONValue) -> [String] {
+        guard case .array(let members) = items else { return [] }
+        return members.compactMap { $0["status"]?.string == "joined" ? $0["accid"]?.string : nil }
+    }
+
+    func expect(_ condition: Bool, _ message: String) throws {
+        guard condition else { throw ConformanceSuite.Failure(check: check, message: message) }
+    }
+
+    func require<T>(_ value: T?, _ message: String) throws -> T {
+        guard let value else { throw ConformanceSuite.Failure(check: check, message: message) }
+        return value
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import RoomCore
+
+/// What a plugin tells the conformance suite: how its clients get an
+/// account, create, join and dissolve a room through its own routes.
+public protocol ConformanceDriver: Sendable {
+    var plugin: AnyRoomPlugin { get }
+    /// The plugin's table for the suite's tenant files (`[plugins.<id>]` and settings).
+    var pluginTable: String { get }
+    func makeAccount(_ client: PluginClient) async throws -> ConformanceAccount
+    func createRoom(_ client: PluginClient, owner: ConformanceAccount) async throws -> RoomID
+    /// true when the plugin accepted; false when it refused with its wire error.
+    func dissolveRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool
+    /// true when the plugin admitted the account; false when it refused.
+    func joinRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool
+}
+
+/// An account as the plugin's clients hold it.
+public struct ConformanceAccount: Sendable {
+    public var accid: String
+    /// Whatever the plugin's clients send to prove who they are (sid, token).
+    public var credential: String
+
+    public init(accid: String, credential: String) {
+        self.accid = accid
+        self.credential = credential
+    }
+}
+
+/// Calls a plugin's routes for one tenant over real HTTP.
+public struct PluginClient: Sendable {
+    public let tenantID: TenantID
+    public let pluginID: String
+    let http: any TestClientProtocol
+
+    public struct Answer: Sendable {
+        public let status: HTTPResponse.Status
+        public let json: JSONValue
+    }
+
+    /// POSTs a form body, as the shipped apps do.
+    public func post(_ path: String, form: [String: String], headers: HTTPFields = [:]) async throws -> Answer {
+        let body = form.sorted { $0.key < $1.key }
+            .map { "\(Self.escape($0.key))=\(Self.escape($0.value))" }
+            .joined(separator: "&")
+        var headers = headers
+        headers[.contentType] = "application/x-www-form-urlencoded;charset=utf-8"
+        return try await send(path, method: .post, body: body, headers: headers)
+    }
+
+    public func send(_ path: String, method: HTTPRequest.Method, body: String, headers: HTTPFields = [:]) async throws -> Answer {
+        let response = try await http.execute(
+            uri: "/t/\(tenantID)/\(pluginID)\(path)", method: method, headers: headers, body: ByteBuffer(string: body))
+        let text = String(buffer: response.body)
+        return Answer(status: response.status, json: JSONValue.parse(text) ?? .string(text))
+    }
+
+    static func escape(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+}
+
+extension JSONValue {
+    /// `json["data"]?["roomId"]`-style access for checks.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let object) = self else { return nil }
+        return object[key]
+    }
+
+    public var int64: Int64? {
+        switch self {
+        case .number(let number): Int64(exactly: number)
+        case .string(let string): Int64(string)
+        default: nil
+        }
+    }
+
+    public var string: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+}

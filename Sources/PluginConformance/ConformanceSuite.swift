@@ -1,0 +1,96 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import RoomCore
+import RoomProviders
+import RoomServer
+
+/// The checks every plugin must pass, run against a real server on
+/// 127.0.0.1 and a real PostgreSQL. Each check sets up its own two tenants
+/// (both enabling the plugin), so checks run in parallel without sharing.
+///
+/// Use from a plugin's tests:
+/// `@Test(arguments: ConformanceSuite.Check.allCases) func conformance(_ check: ConformanceSuite.Check) async throws {
+///     try await ConformanceSuite(driver: MyDriver(), database: db).run(check) }`
+public struct ConformanceSuite: Sendable {
+    public enum Check: String, CaseIterable, Sendable, CustomStringConvertible {
+        case visibleInAdminAPI
+        case ownerDissolvesOthersCannot
+        case expiresAfterTTL
+        case closedRoomRefusesJoins
+        case otherTenantsCannotSeeOrTouch
+
+        public var description: String { rawValue }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let check: Check
+        public let message: String
+        public var description: String { "conformance \(check): \(message)" }
+    }
+
+    let driver: any ConformanceDriver
+    let database: Database
+
+    public init(driver: any ConformanceDriver, database: Database) {
+        self.driver = driver
+        self.database = database
+    }
+
+    public func run(_ check: Check) async throws {
+        let world = try World(driver: driver, database: database)
+        let app = try world.server.buildApplication()
+        try await app.test(.live) { http in
+            let context = CheckContext(check: check, world: world, driver: driver, http: http)
+            switch check {
+            case .visibleInAdminAPI: try await context.visibleInAdminAPI()
+            case .ownerDissolvesOthersCannot: try await context.ownerDissolvesOthersCannot()
+            case .expiresAfterTTL: try await context.expiresAfterTTL()
+            case .closedRoomRefusesJoins: try await context.closedRoomRefusesJoins()
+            case .otherTenantsCannotSeeOrTouch: try await context.otherTenantsCannotSeeOrTouch()
+            }
+        }
+    }
+}
+
+/// Two fresh tenants in a temporary directory, a clock the checks move, and a server.
+struct World: Sendable {
+    let tenantIDs: [TenantID]
+    let clock: ManualClock
+    let server: Roomkeeper
+    let operatorKey: String
+
+    init(driver: any ConformanceDriver, database: Database) throws {
+        let ids = (0..<2).map { _ in "conf" + Secrets.randomToken(bytes: 4) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-" + Secrets.randomToken(bytes: 4)).path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for id in ids {
+            let file = """
+                name = "Conformance \(id)"
+                adminKeys = ["sha256:\(Secrets.sha256Hex("\(id)-key"))"]
+                [providers.im]
+                kind = "local"
+                \(driver.pluginTable)
+                """
+            try file.write(toFile: "\(directory)/\(id).toml", atomically: true, encoding: .utf8)
+        }
+        let clock = ManualClock()
+        let registry = PluginRegistry([driver.plugin])
+        let loader = TenantLoader(registry: registry, providers: StandardProviderCatalog(database: database, clock: clock))
+        let tenants = try TenantDirectory(path: directory, loader: loader)
+        var options = ServerOptions()
+        options.port = 0
+        options.operatorKey = Secrets.randomToken()
+        options.sweeper.tenants = ids
+        options.dispatcher.tenants = ids
+        var logger = Logger(label: "conformance")
+        logger.logLevel = .warning
+        self.tenantIDs = ids
+        self.clock = clock
+        self.operatorKey = options.operatorKey!
+        self.server = Roomkeeper(database: database, registry: registry, tenants: tenants, clock: clock, options: options, logger: logger)
+    }
+}

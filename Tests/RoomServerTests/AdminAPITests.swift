@@ -1,0 +1,190 @@
+import Foundation
+import PluginConformance
+import RoomCore
+import RoomTestSupport
+import Testing
+
+@Suite struct AdminAPITests {
+    @Test func operatorCreatesListsShowsAndDissolvesARoom() async throws {
+        let fixture = try await ServerFixture()
+        let tenant = fixture.id(0)
+        try await fixture.live { http in
+            let created = try await http.post("/admin/v1/tenants/\(tenant)/rooms", key: fixture.operatorKey,
+                                              json: #"{"plugin":"test-rooms","name":"Lobby","owner":"alice","ttlSeconds":600}"#)
+            #expect(created.status == .created)
+            let id = try #require(created.json["id"]?.int64)
+            #expect(created.headers[.location] == "/admin/v1/tenants/\(tenant)/rooms/\(id)")
+            #expect(created.json["state"]?.string == "open")
+            #expect(created.json["plugin"]?.string == "test-rooms")
+
+            let list = try await http.get("/admin/v1/tenants/\(tenant)/rooms", key: fixture.operatorKey)
+            #expect(list.status == .ok)
+            #expect(list.json["items"].map(Self.ids) == [id])
+
+            let shown = try await http.get("/admin/v1/tenants/\(tenant)/rooms/\(id)", key: fixture.operatorKey)
+            #expect(shown.json["room"]?["name"]?.string == "Lobby")
+            #expect(Self.kinds(shown.json["events"]) == ["created"])
+
+            let dissolved = try await http.post("/admin/v1/tenants/\(tenant)/rooms/\(id)/dissolve", key: fixture.operatorKey)
+            #expect(dissolved.status == .ok)
+            #expect(dissolved.json["state"]?.string == "closed")
+            #expect(dissolved.json["closeReason"]?.string == "dissolved")
+
+            let again = try await http.post("/admin/v1/tenants/\(tenant)/rooms/\(id)/dissolve", key: fixture.operatorKey)
+            #expect(again.status == .conflict)
+            #expect(again.json["code"]?.string == "room_closed")
+            #expect(again.headers[.contentType] == "application/problem+json")
+
+            let closed = try await http.get("/admin/v1/tenants/\(tenant)/rooms?state=closed", key: fixture.operatorKey)
+            #expect(closed.json["items"].map(Self.ids) == [id])
+            let open = try await http.get("/admin/v1/tenants/\(tenant)/rooms?state=open", key: fixture.operatorKey)
+            #expect(open.json["items"].map(Self.ids) == [])
+        }
+    }
+
+    @Test func tenantKeysReachOnlyTheirOwnTenant() async throws {
+        let fixture = try await ServerFixture()
+        let (demo, acme) = (fixture.id(0), fixture.id(1))
+        try await fixture.live { http in
+            let created = try await http.post("/admin/v1/tenants/\(demo)/rooms", key: fixture.key(0), json: #"{"plugin":"test-rooms","name":"Mine","owner":"o"}"#)
+            #expect(created.status == .created, "a tenant key manages its own tenant")
+            let id = try #require(created.json["id"]?.int64)
+
+            for path in ["/admin/v1/tenants/\(demo)", "/admin/v1/tenants/\(demo)/rooms", "/admin/v1/tenants/\(demo)/rooms/\(id)",
+                         "/admin/v1/tenants/\(demo)/outbox", "/admin/v1/tenants/\(demo)/stats", "/admin/v1/tenants/no-such-tenant"] {
+                #expect(try await http.get(path, key: fixture.key(1)).status == .forbidden, "\(path) with the other tenant's key")
+            }
+            let touch = try await http.post("/admin/v1/tenants/\(demo)/rooms/\(id)/dissolve", key: fixture.key(1))
+            #expect(touch.status == .forbidden)
+            #expect(try await http.get("/admin/v1/tenants/\(demo)/rooms/\(id)", key: fixture.operatorKey).json["room"]?["state"]?.string == "open")
+
+            #expect(try await http.get("/admin/v1/tenants/\(demo)/rooms").status == .unauthorized)
+            #expect(try await http.get("/admin/v1/tenants/\(demo)/rooms", key: "wrong").status == .unauthorized)
+            #expect(try await http.post("/admin/v1/tenants/reload", key: fixture.key(0)).status == .forbidden)
+
+            let visible = try await http.get("/admin/v1/tenants", key: fixture.key(1))
+            guard case .array(let items)? = visible.json["items"] else { Issue.record("tenants list"); return }
+            #expect(items.compactMap { $0["id"]?.string } == [acme])
+        }
+    }
+
+    @Test func badInputGetsAProblemNamingTheFieldAndWritesNothing() async throws {
+        let fixture = try await ServerFixture()
+        let tenant = fixture.id(0)
+        try await fixture.live { http in
+            let path = "/admin/v1/tenants/\(tenant)/rooms"
+            let cases: [(String, String)] = [
+                (#"{"name":"x","owner":"o"}"#, "plugin"),
+                (#"{"plugin":"test-rooms","owner":"o"}"#, "name"),
+                (#"{"plugin":"test-rooms","name":"x"}"#, "owner"),
+                (#"{"plugin":"test-rooms","name":"x","owner":"o","ttlSeconds":"soon"}"#, "ttlSeconds"),
+                (#"{"plugin":"test-rooms","name":"x","owner":"o","ttlSeconds":-5}"#, "ttlSeconds"),
+                (#"{"plugin":"test-rooms","name":"x""#, "body"),
+                (#"[1,2]"#, "body"),
+            ]
+            for (body, field) in cases {
+                let answer = try await http.post(path, key: fixture.operatorKey, json: body)
+                #expect(answer.status == .badRequest, "\(body)")
+                #expect(answer.json["field"]?.string == field, "\(body)")
+                #expect(answer.json["code"]?.string == "invalid_parameter")
+            }
+            let unknownPlugin = try await http.post(path, key: fixture.operatorKey, json: #"{"plugin":"nope","name":"x","owner":"o"}"#)
+            #expect(unknownPlugin.status == .unprocessableContent)
+            #expect(unknownPlugin.json["field"]?.string == "plugin")
+            #expect(try await http.get("\(path)/abc", key: fixture.operatorKey).json["field"]?.string == "room")
+            #expect(try await http.get("\(path)/999999999", key: fixture.operatorKey).status == .notFound)
+            #expect(try await http.get("\(path)?state=gone", key: fixture.operatorKey).json["field"]?.string == "state")
+            #expect(try await http.get("\(path)?limit=0", key: fixture.operatorKey).json["field"]?.string == "limit")
+            #expect(try await http.post("\(path)/1/extend", key: fixture.operatorKey, json: "{}").json["field"]?.string == "ttlSeconds")
+            #expect(try await http.get(path, key: fixture.operatorKey).json["items"].map(Self.ids) == [], "nothing was written")
+        }
+    }
+
+    @Test func roomsArePagedNewestFirst() async throws {
+        let fixture = try await ServerFixture()
+        let tenant = fixture.id(0)
+        try await fixture.live { http in
+            var created: [Int64] = []
+            for name in ["a", "b", "c"] {
+                let answer = try await http.post("/admin/v1/tenants/\(tenant)/rooms", key: fixture.operatorKey, json: #"{"plugin":"test-rooms","name":"\#(name)","owner":"o"}"#)
+                created.append(try #require(answer.json["id"]?.int64))
+            }
+            let first = try await http.get("/admin/v1/tenants/\(tenant)/rooms?limit=2", key: fixture.operatorKey)
+            #expect(first.json["items"].map(Self.ids) == [created[2], created[1]])
+            let cursor = try #require(first.json["nextCursor"]?.string)
+            let second = try await http.get("/admin/v1/tenants/\(tenant)/rooms?limit=2&cursor=\(cursor)", key: fixture.operatorKey)
+            #expect(second.json["items"].map(Self.ids) == [created[0]])
+            #expect(second.json["nextCursor"] == .null || second.json["nextCursor"] == nil)
+        }
+    }
+
+    @Test func outboxIsListedRetriedAndCounted() async throws {
+        let fixture = try await ServerFixture()
+        let tenant = fixture.id(0)
+        let engineFixtureTenant = fixture.tenants[0]
+        try await fixture.live { http in
+            let created = try await http.post("/admin/v1/tenants/\(tenant)/rooms", key: fixture.operatorKey, json: #"{"plugin":"test-rooms","name":"r","owner":"o"}"#)
+            #expect(created.status == .created)
+            // A room with an IM chatroom, as the plugin makes them: dissolving it queues the chatroom's close.
+            let chatroom = try await engineFixtureTenant.im.createChatroom(name: "r2", creator: "o")
+            let room = try await fixture.server().services.engine.create(
+                NewRoom(pluginID: "test-rooms", name: "r2", owner: "o", imChatroomID: chatroom), in: engineFixtureTenant, by: .admin)
+            _ = try await http.post("/admin/v1/tenants/\(tenant)/rooms/\(room.id)/dissolve", key: fixture.operatorKey)
+
+            let pending = try await http.get("/admin/v1/tenants/\(tenant)/outbox?status=pending", key: fixture.operatorKey)
+            guard case .array(let entries)? = pending.json["items"] else { Issue.record("outbox list"); return }
+            #expect(entries.count == 1)
+            #expect(entries.first?["payload"]?["closeChatroom"] != nil)
+            #expect(try await http.get("/admin/v1/tenants/\(tenant)/outbox?status=lost", key: fixture.operatorKey).json["field"]?.string == "status")
+            #expect(try await http.post("/admin/v1/tenants/\(tenant)/outbox/424242424/retry", key: fixture.operatorKey).status == .notFound)
+
+            let stats = try await http.get("/admin/v1/tenants/\(tenant)/stats", key: fixture.key(0))
+            #expect(stats.json["rooms"]?["test-rooms"]?["open"]?.int64 == 1)
+            #expect(stats.json["rooms"]?["test-rooms"]?["closed"]?.int64 == 1)
+            #expect(stats.json["outbox"]?["pending"]?.int64 == 1)
+        }
+    }
+
+    @Test func reloadThroughTheAPIKeepsTheLastGoodSet() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.live { http in
+            let ok = try await http.post("/admin/v1/tenants/reload", key: fixture.operatorKey)
+            #expect(ok.status == .ok)
+            #expect(ok.json["tenants"]?.int64 == 2)
+
+            try "name = 7\n".write(toFile: "\(fixture.tenants.path)/\(fixture.id(1)).toml", atomically: true, encoding: .utf8)
+            let rejected = try await http.post("/admin/v1/tenants/reload", key: fixture.operatorKey)
+            #expect(rejected.status == .unprocessableContent)
+            guard case .array(let issues)? = rejected.json["issues"] else { Issue.record("issues listed"); return }
+            #expect(issues.first?.string?.contains("\(fixture.id(1)).toml: name: must be a string") == true)
+            #expect(try await http.get("/admin/v1/tenants/\(fixture.id(1))", key: fixture.key(1)).status == .ok, "the previous set is still in force")
+        }
+    }
+
+    @Test func healthReadinessAndMetrics() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.live { http in
+            #expect(try await http.get("/healthz").status == .ok)
+            let ready = try await http.get("/readyz")
+            #expect(ready.status == .ok)
+            #expect(ready.json["status"]?.string == "ready")
+            _ = try await http.post("/admin/v1/tenants/\(fixture.id(0))/rooms", key: fixture.operatorKey, json: #"{"plugin":"test-rooms","name":"m","owner":"o"}"#)
+            let metrics = try await http.get("/metrics")
+            #expect(metrics.status == .ok)
+            #expect(metrics.text.contains(#"roomkeeper_rooms{plugin="test-rooms",state="open"}"#))
+            #expect(metrics.text.contains("roomkeeper_outbox_entries"))
+            #expect(metrics.text.contains("http_server_request_duration"))
+            #expect(!metrics.text.contains(fixture.id(0)), "no tenant ids on an unauthenticated endpoint")
+        }
+    }
+
+    static func ids(_ items: JSONValue) -> [Int64] {
+        guard case .array(let rooms) = items else { return [] }
+        return rooms.compactMap { $0["id"]?.int64 }
+    }
+
+    static func kinds(_ events: JSONValue?) -> [String] {
+        guard case .array(let items)? = events else { return [] }
+        return items.compactMap { $0["kind"]?.string }
+    }
+}
