@@ -7,11 +7,11 @@ import RoomCore
 enum Env {
     static var values: [String: String] { ProcessInfo.processInfo.environment }
 
-    static func databaseConfiguration() throws -> PostgresClient.Configuration {
+    static func databaseEndpoint() throws -> DatabaseURL.Endpoint {
         guard let url = values["DATABASE_URL"], !url.isEmpty else {
             throw CommandFailure("DATABASE_URL is not set (ops/run starts a local PostgreSQL and sets it for you)")
         }
-        return try DatabaseURL.configuration(from: url)
+        return try DatabaseURL.endpoint(from: url)
     }
 
     static func logger(_ label: String) -> Logger {
@@ -22,12 +22,13 @@ enum Env {
 
     /// Runs `body` with a PostgreSQL client that is running, then stops it.
     static func withDatabase<T: Sendable>(_ logger: Logger, _ body: @Sendable (Database) async throws -> T) async throws -> T {
-        let client = PostgresClient(configuration: try databaseConfiguration(), backgroundLogger: logger)
+        let endpoint = try databaseEndpoint()
+        let client = PostgresClient(configuration: endpoint.pool, backgroundLogger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             await Task.yield()
             defer { group.cancelAll() }
-            return try await body(Database(client: client, logger: logger))
+            return try await body(Database(client: client, logger: logger, dedicatedConnection: endpoint.connection))
         }
     }
 }

@@ -26,8 +26,9 @@ struct Serve: AsyncParsableCommand {
         options.extraSchemaFolders = Build.extraSchemaFolders
         if options.operatorKey == nil { logger.warning("ROOMKEEPER_OPERATOR_KEY is not set: the admin API accepts tenant keys only") }
 
-        let client = PostgresClient(configuration: try Env.databaseConfiguration(), backgroundLogger: logger)
-        let database = Database(client: client, logger: logger)
+        let endpoint = try Env.databaseEndpoint()
+        let client = PostgresClient(configuration: endpoint.pool, backgroundLogger: logger)
+        let database = Database(client: client, logger: logger, dedicatedConnection: endpoint.connection)
         let clock = SystemClock()
         let loader = TenantLoader(registry: Build.plugins, providers: StandardProviderCatalog(database: database, clock: clock))
         let tenants: TenantDirectory

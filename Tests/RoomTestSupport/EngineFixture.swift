@@ -55,7 +55,7 @@ public struct EngineFixture: Sendable {
     /// One value from a query scoped by the test's tenants.
     public func count(_ sql: String) async throws -> Int {
         let rows = try await database.query(PostgresQueryBuilder.count(sql, tenants: tenants.ids))
-        for try await value in rows.decode(Int.self) { return value }
+        for value in try rows.decode(Int.self) { return value }
         return 0
     }
 }

@@ -14,9 +14,10 @@ public enum TestDatabase {
         }
         var logger = Logger(label: "tests")
         logger.logLevel = .warning
-        let client = PostgresClient(configuration: try DatabaseURL.configuration(from: url), backgroundLogger: logger)
+        let endpoint = try DatabaseURL.endpoint(from: url)
+        let client = PostgresClient(configuration: endpoint.pool, backgroundLogger: logger)
         Task.detached { await client.run() }
-        let database = Database(client: client, logger: logger)
+        let database = Database(client: client, logger: logger, dedicatedConnection: endpoint.connection)
         try await migrator.migrate(database)
         return database
     }

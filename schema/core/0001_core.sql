@@ -16,7 +16,7 @@ CREATE TABLE accounts (
 -- Session tokens are random and high-entropy: stored as SHA-256, never as is.
 CREATE TABLE sessions (
     tenant_id  text        NOT NULL,
-    token_hash bytea       NOT NULL,
+    token_hash text        NOT NULL,
     accid      text        NOT NULL,
     plugin_id  text        NOT NULL,
     created_at timestamptz NOT NULL,

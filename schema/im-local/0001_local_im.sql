@@ -5,7 +5,7 @@ CREATE TABLE im_accounts (
     accid      text        NOT NULL,
     name       text        NOT NULL DEFAULT '',
     avatar     text        NOT NULL DEFAULT '',
-    token_hash bytea       NOT NULL,
+    token_hash text        NOT NULL,
     created_at timestamptz NOT NULL,
     updated_at timestamptz NOT NULL,
     PRIMARY KEY (tenant_id, accid)
@@ -58,18 +58,19 @@ CREATE TABLE im_queue (
     PRIMARY KEY (tenant_id, chatroom_id, key)
 );
 
-CREATE TABLE im_chatroom_messages (
+-- What clients in a chatroom see: messages, queue changes, mute changes,
+-- closing. Every instance LISTENs and fans out to its own connections, so
+-- delivery does not depend on which instance a client is connected to.
+CREATE TABLE im_events (
     tenant_id   text        NOT NULL,
-    message_id  bigint      GENERATED ALWAYS AS IDENTITY,
+    event_id    bigint      GENERATED ALWAYS AS IDENTITY,
     chatroom_id text        NOT NULL,
-    from_accid  text        NOT NULL,
-    type        text        NOT NULL,
-    body        text        NOT NULL,
-    persisted   boolean     NOT NULL,
+    kind        text        NOT NULL CHECK (kind IN ('message', 'queue', 'muted', 'closed')),
+    payload     jsonb       NOT NULL,
     at          timestamptz NOT NULL,
-    PRIMARY KEY (tenant_id, message_id)
+    PRIMARY KEY (tenant_id, event_id)
 );
-CREATE INDEX im_messages_by_chatroom ON im_chatroom_messages (tenant_id, chatroom_id, message_id);
+CREATE INDEX im_events_by_chatroom ON im_events (tenant_id, chatroom_id, event_id);
 
 CREATE TABLE im_notifications (
     tenant_id       text        NOT NULL,
@@ -84,3 +85,27 @@ CREATE TABLE im_notifications (
 );
 CREATE INDEX im_notifications_undelivered ON im_notifications (tenant_id, to_accid, notification_id)
     WHERE delivered_at IS NULL;
+
+-- NOTIFY carries the event itself when it fits (NOTIFY payloads stop at
+-- 8000 bytes); otherwise only its key, and listeners read the row.
+CREATE FUNCTION im_notify_event() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    full_text text := json_build_object('t', NEW.tenant_id, 'c', NEW.chatroom_id, 'e', NEW.event_id,
+                                        'k', NEW.kind, 'p', NEW.payload,
+                                        'at', (extract(epoch FROM NEW.at) * 1000)::bigint)::text;
+BEGIN
+    IF octet_length(full_text) < 7900 THEN
+        PERFORM pg_notify('roomkeeper_im', full_text);
+    ELSE
+        PERFORM pg_notify('roomkeeper_im', json_build_object('t', NEW.tenant_id, 'c', NEW.chatroom_id, 'e', NEW.event_id)::text);
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER im_events_notify AFTER INSERT ON im_events FOR EACH ROW EXECUTE FUNCTION im_notify_event();
+
+CREATE FUNCTION im_notify_notification() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('roomkeeper_im', json_build_object('t', NEW.tenant_id, 'n', NEW.notification_id, 'to', NEW.to_accid)::text);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER im_notifications_notify AFTER INSERT ON im_notifications FOR EACH ROW EXECUTE FUNCTION im_notify_notification();

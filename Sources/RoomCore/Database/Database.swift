@@ -7,10 +7,28 @@ import PostgresNIO
 public struct Database: Sendable {
     public let client: PostgresClient
     public let logger: Logger
+    /// For connections of their own (LISTEN) outside the pool; nil: borrow from the pool.
+    public let dedicatedConnection: PostgresConnection.Configuration?
 
-    public init(client: PostgresClient, logger: Logger) {
+    public init(client: PostgresClient, logger: Logger, dedicatedConnection: PostgresConnection.Configuration? = nil) {
         self.client = client
         self.logger = logger
+        self.dedicatedConnection = dedicatedConnection
+    }
+
+    /// Runs `body` on a connection of its own, closed when `body` ends or
+    /// the task is cancelled (which also ends a LISTEN sequence).
+    public func withDedicatedConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        guard let configuration = dedicatedConnection else {
+            return try await client.withConnection { try await body($0) }
+        }
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: Int.random(in: 1...Int(Int32.max)), logger: logger)
+        return try await withTaskCancellationHandler {
+            defer { Task { try? await connection.close() } }
+            return try await body(connection)
+        } onCancel: {
+            Task { try? await connection.close() }
+        }
     }
 
     /// Runs `body` in one transaction. Unlike PostgresNIO's `withTransaction`,
@@ -33,8 +51,18 @@ public struct Database: Sendable {
         }
     }
 
+    /// Runs a query on a pooled connection and reads every row. Draining the
+    /// stream is what returns the connection to the pool, so results are never
+    /// left half-read (our queries return few rows).
     @discardableResult
-    public func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
-        try await client.query(query, logger: logger)
+    public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await client.query(query, logger: logger).collect()
+    }
+}
+
+extension Array where Element == PostgresRow {
+    /// Every row decoded as a tuple of columns.
+    public func decode<each Column: PostgresDecodable>(_ type: (repeat each Column).Type) throws -> [(repeat each Column)] {
+        try map { try $0.decode(type) }
     }
 }

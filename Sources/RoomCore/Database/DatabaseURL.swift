@@ -3,13 +3,23 @@ import PostgresNIO
 
 /// PostgresNIO has no URL initializer; this parses `DATABASE_URL`
 /// (`postgres://user:pass@host:port/db?sslmode=disable`, or a unix socket via
-/// `?host=/path/to/dir`).
+/// `?host=/path/to/dir`) into the pool's configuration and a single
+/// connection's (for LISTEN, which should not hold a pooled connection).
 public enum DatabaseURL {
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
     }
 
+    public struct Endpoint: Sendable {
+        public let pool: PostgresClient.Configuration
+        public let connection: PostgresConnection.Configuration
+    }
+
     public static func configuration(from string: String) throws -> PostgresClient.Configuration {
+        try endpoint(from: string).pool
+    }
+
+    public static func endpoint(from string: String) throws -> Endpoint {
         guard let url = URLComponents(string: string),
               url.scheme == "postgres" || url.scheme == "postgresql" else {
             throw Invalid(description: "DATABASE_URL must look like postgres://user:password@host:port/database")
@@ -19,22 +29,28 @@ public enum DatabaseURL {
         let password = url.password.flatMap { $0.removingPercentEncoding }
         var database = url.path
         if database.hasPrefix("/") { database.removeFirst() }
-        let databaseName = database.isEmpty ? nil : database
+        let name = database.isEmpty ? nil : database
 
         if let socketDirectory = query["host"], socketDirectory.hasPrefix("/") {
-            let port = url.port ?? 5432
-            return PostgresClient.Configuration(
-                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)",
-                username: user, password: password, database: databaseName)
+            let path = "\(socketDirectory)/.s.PGSQL.\(url.port ?? 5432)"
+            return Endpoint(
+                pool: .init(unixSocketPath: path, username: user, password: password, database: name),
+                connection: .init(unixSocketPath: path, username: user, password: password, database: name))
         }
-        let tls: PostgresClient.Configuration.TLS
+        let host = url.host ?? "127.0.0.1", port = url.port ?? 5432
         switch query["sslmode"] ?? "disable" {
-        case "disable", "allow": tls = .disable
-        case "prefer": tls = try .prefer(.clientDefault)
-        default: tls = try .require(.clientDefault)
+        case "disable", "allow":
+            return Endpoint(
+                pool: .init(host: host, port: port, username: user, password: password, database: name, tls: .disable),
+                connection: .init(host: host, port: port, username: user, password: password, database: name, tls: .disable))
+        case "prefer":
+            return Endpoint(
+                pool: .init(host: host, port: port, username: user, password: password, database: name, tls: try .prefer(.clientDefault)),
+                connection: .init(host: host, port: port, username: user, password: password, database: name, tls: try .prefer(.init(configuration: .clientDefault))))
+        default:
+            return Endpoint(
+                pool: .init(host: host, port: port, username: user, password: password, database: name, tls: try .require(.clientDefault)),
+                connection: .init(host: host, port: port, username: user, password: password, database: name, tls: try .require(.init(configuration: .clientDefault))))
         }
-        return PostgresClient.Configuration(
-            host: url.host ?? "127.0.0.1", port: url.port ?? 5432,
-            username: user, password: password, database: databaseName, tls: tls)
     }
 }

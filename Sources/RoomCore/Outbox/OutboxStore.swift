@@ -37,7 +37,7 @@ public struct OutboxStore: Sendable {
             FROM due WHERE o.tenant_id = due.tenant_id AND o.outbox_id = due.outbox_id
             RETURNING \(unescaped: Self.columns.split(separator: ",").map { "o." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
             """)
-        return try await Self.decodeAll(rows)
+        return try Self.decodeAll(rows)
     }
 
     public func markDelivered(_ entry: OutboxEntry, at now: Date) async throws {
@@ -70,12 +70,12 @@ public struct OutboxStore: Sendable {
               AND (\(before)::bigint IS NULL OR outbox_id < \(before))
             ORDER BY outbox_id DESC LIMIT \(limit)
             """)
-        return try await Self.decodeAll(rows)
+        return try Self.decodeAll(rows)
     }
 
     public func entry(_ tenantID: TenantID, _ id: Int64) async throws -> OutboxEntry? {
         let rows = try await database.query("SELECT \(unescaped: Self.columns) FROM outbox WHERE tenant_id = \(tenantID) AND outbox_id = \(id)")
-        return try await Self.decodeAll(rows).first
+        return try Self.decodeAll(rows).first
     }
 
     /// A dead (or pending) entry gets a fresh set of attempts, due now.
@@ -86,7 +86,7 @@ public struct OutboxStore: Sendable {
             WHERE tenant_id = \(tenantID) AND outbox_id = \(id) AND status <> 'delivered'
             RETURNING \(unescaped: Self.columns)
             """)
-        return try await Self.decodeAll(rows).first
+        return try Self.decodeAll(rows).first
     }
 
     public func counts(_ tenantID: TenantID?) async throws -> [(tenantID: TenantID, status: String, count: Int)] {
@@ -96,13 +96,13 @@ public struct OutboxStore: Sendable {
             GROUP BY tenant_id, status ORDER BY 1, 2
             """)
         var counts: [(TenantID, String, Int)] = []
-        for try await row in rows.decode((String, String, Int).self) { counts.append(row) }
+        for row in try rows.decode((String, String, Int).self) { counts.append(row) }
         return counts
     }
 
-    static func decodeAll(_ rows: PostgresRowSequence) async throws -> [OutboxEntry] {
+    static func decodeAll(_ rows: [PostgresRow]) throws -> [OutboxEntry] {
         var entries: [OutboxEntry] = []
-        for try await row in rows {
+        for row in rows {
             let cells = row.makeRandomAccess()
             entries.append(OutboxEntry(
                 tenantID: try cells["tenant_id"].decode(String.self),

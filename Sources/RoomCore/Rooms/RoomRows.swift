@@ -36,9 +36,12 @@ enum RoomRows {
             attributes: try cells["attributes"].decode(String.self))
     }
 
+    static func all(_ rows: [PostgresRow]) throws -> [Room] {
+        try rows.map(decode)
+    }
+
+    /// Rows of a query on a transaction's connection, read to the end.
     static func all(_ rows: PostgresRowSequence) async throws -> [Room] {
-        var rooms: [Room] = []
-        for try await row in rows { rooms.append(try decode(row)) }
-        return rooms
+        try all(try await rows.collect())
     }
 }

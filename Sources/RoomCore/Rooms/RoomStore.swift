@@ -29,7 +29,7 @@ public struct RoomStore: Sendable {
 
     public func room(_ tenantID: TenantID, _ roomID: RoomID) async throws -> Room? {
         let rows = try await database.query("SELECT \(unescaped: RoomRows.columns) FROM rooms WHERE tenant_id = \(tenantID) AND room_id = \(roomID)")
-        return try await RoomRows.all(rows).first
+        return try RoomRows.all(rows).first
     }
 
     /// Newest first.
@@ -44,14 +44,14 @@ public struct RoomStore: Sendable {
             ORDER BY room_id DESC
             LIMIT \(filter.limit)
             """)
-        return try await RoomRows.all(rows)
+        return try RoomRows.all(rows)
     }
 
     public func count(_ tenantID: TenantID, pluginID: String, state: String) async throws -> Int {
         let rows = try await database.query("""
             SELECT count(*)::int FROM rooms WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = \(state)
             """)
-        for try await count in rows.decode(Int.self) { return count }
+        for count in try rows.decode(Int.self) { return count }
         return 0
     }
 
@@ -61,7 +61,7 @@ public struct RoomStore: Sendable {
             WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY joined_at, accid
             """)
         var members: [RoomMember] = []
-        for try await (accid, role, status, joinedAt) in rows.decode((String, String, String, Date).self) {
+        for (accid, role, status, joinedAt) in try rows.decode((String, String, String, Date).self) {
             members.append(RoomMember(accid: accid, role: role, status: MemberStatus(rawValue: status) ?? .left, joinedAt: joinedAt))
         }
         return members
@@ -73,7 +73,7 @@ public struct RoomStore: Sendable {
             WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY event_id
             """)
         var events: [RoomEvent] = []
-        for try await (id, at, kind, actor, detail) in rows.decode((Int64, Date, String, String, String).self) {
+        for (id, at, kind, actor, detail) in try rows.decode((Int64, Date, String, String, String).self) {
             events.append(RoomEvent(id: id, at: at, kind: kind, actor: actor, detail: detail))
         }
         return events
@@ -87,7 +87,7 @@ public struct RoomStore: Sendable {
             GROUP BY tenant_id, plugin_id, state ORDER BY 1, 2, 3
             """)
         var counts: [(TenantID, String, String, Int)] = []
-        for try await row in rows.decode((String, String, String, Int).self) { counts.append(row) }
+        for row in try rows.decode((String, String, String, Int).self) { counts.append(row) }
         return counts
     }
 }

@@ -15,8 +15,8 @@ struct RoomWrites {
                      WHERE m.tenant_id = r.tenant_id AND m.room_id = r.room_id AND m.accid = \(account)) AS member_status
             FROM rooms r WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
             FOR UPDATE
-            """, logger: logger)
-        for try await row in rows {
+            """, logger: logger).collect()
+        for row in rows {
             let cells = row.makeRandomAccess()
             return RoomLifecycle.Snapshot(
                 room: try RoomRows.decode(row),

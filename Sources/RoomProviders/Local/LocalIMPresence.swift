@@ -33,7 +33,7 @@ extension LocalIMProvider {
             ON CONFLICT (tenant_id, chatroom_id, connection_id) DO NOTHING
             RETURNING 1
             """)
-        for try await _ in rows { return true }
+        for _ in rows { return true }
         return try await isOpen(chatroom)
     }
 
@@ -47,7 +47,31 @@ extension LocalIMProvider {
         let rows = try await database.query("""
             SELECT 1 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open
             """)
-        for try await _ in rows { return true }
+        for _ in rows { return true }
+        return false
+    }
+}
+
+/// What clients of the local IM do themselves.
+extension LocalIMProvider {
+    public enum TextOutcome: Sendable, Equatable { case sent, muted, closed }
+
+    /// A client's chatroom text: refused while the chatroom is muted.
+    public func sendText(_ chatroom: String, from: AccountID, text: String) async throws -> TextOutcome {
+        let payload = #"{"from":\#(JSONString(from)),"msgType":"text","body":\#(JSONString(text)),"persisted":true}"#
+        let rows = try await database.query("""
+            INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
+            SELECT \(tenantID), chatroom_id, 'message', \(payload)::jsonb, \(clock.now())
+            FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open AND NOT muted
+            RETURNING 1
+            """)
+        for _ in rows { return .sent }
+        return try await isOpen(chatroom) ? .muted : .closed
+    }
+
+    public func isMuted(_ chatroom: String) async throws -> Bool {
+        let rows = try await database.query("SELECT muted FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom)")
+        for muted in try rows.decode(Bool.self) { return muted }
         return false
     }
 }

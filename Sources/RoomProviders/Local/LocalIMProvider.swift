@@ -25,7 +25,7 @@ public struct LocalIMProvider: IMProvider {
         let now = clock.now()
         try await database.query("""
             INSERT INTO im_accounts (tenant_id, accid, name, avatar, token_hash, created_at, updated_at)
-            VALUES (\(tenantID), \(account.accid), \(account.name), \(account.avatar), \(Secrets.sha256(token)), \(now), \(now))
+            VALUES (\(tenantID), \(account.accid), \(account.name), \(account.avatar), \(Secrets.sha256Hex(token)), \(now), \(now))
             ON CONFLICT (tenant_id, accid) DO UPDATE
             SET name = EXCLUDED.name, avatar = EXCLUDED.avatar, token_hash = EXCLUDED.token_hash, updated_at = EXCLUDED.updated_at
             """)
@@ -35,19 +35,19 @@ public struct LocalIMProvider: IMProvider {
     public func refreshToken(accid: AccountID) async throws -> IMCredentials {
         let token = Secrets.randomToken(bytes: 16)
         let rows = try await database.query("""
-            UPDATE im_accounts SET token_hash = \(Secrets.sha256(token)), updated_at = \(clock.now())
+            UPDATE im_accounts SET token_hash = \(Secrets.sha256Hex(token)), updated_at = \(clock.now())
             WHERE tenant_id = \(tenantID) AND accid = \(accid) RETURNING accid
             """)
-        for try await _ in rows { return IMCredentials(accid: accid, token: token) }
+        for _ in rows { return IMCredentials(accid: accid, token: token) }
         throw IMError.rejected(operation: "refreshToken", code: 404, message: "no IM account \(accid)")
     }
 
     /// True when `token` is the account's current IM token (WebSocket login).
     public func verify(accid: AccountID, token: String) async throws -> Bool {
         let rows = try await database.query("""
-            SELECT 1 FROM im_accounts WHERE tenant_id = \(tenantID) AND accid = \(accid) AND token_hash = \(Secrets.sha256(token))
+            SELECT 1 FROM im_accounts WHERE tenant_id = \(tenantID) AND accid = \(accid) AND token_hash = \(Secrets.sha256Hex(token))
             """)
-        for try await _ in rows { return true }
+        for _ in rows { return true }
         return false
     }
 
@@ -57,25 +57,46 @@ public struct LocalIMProvider: IMProvider {
             VALUES (\(tenantID), nextval('im_chatroom_ids')::text, \(name), \(creator), \(clock.now()))
             RETURNING chatroom_id
             """)
-        for try await id in rows.decode(String.self) { return id }
+        for id in try rows.decode(String.self) { return id }
         throw IMError.unavailable(operation: "createChatroom", detail: "no id returned")
     }
 
+    /// Idempotent: closing a closed chatroom succeeds and tells nobody again
+    /// (the outbox delivers at least once).
     public func closeChatroom(_ chatroom: String, operator: AccountID, notifyExt: String?) async throws {
+        let now = clock.now()
         let rows = try await database.query("""
-            UPDATE im_chatrooms SET open = false, closed_at = coalesce(closed_at, \(clock.now()))
-            WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) RETURNING 1
+            WITH target AS (
+                SELECT open FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) FOR UPDATE
+            ), closed AS (
+                UPDATE im_chatrooms SET open = false, closed_at = \(now)
+                WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open RETURNING chatroom_id
+            ), event AS (
+                INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
+                SELECT \(tenantID), chatroom_id, 'closed', jsonb_build_object('operator', \(`operator`), 'ext', \(notifyExt)::text), \(now)
+                FROM closed
+            )
+            SELECT 1 FROM target
             """)
-        try await requireOne(rows, chatroom)
+        try requireOne(rows, chatroom)
         // Everyone is out of a closed chatroom.
         try await database.query("DELETE FROM im_presence WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom)")
     }
 
     public func muteChatroom(_ chatroom: String, operator: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws {
+        let now = clock.now()
         let rows = try await database.query("""
-            UPDATE im_chatrooms SET muted = \(muted) WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open RETURNING 1
+            WITH updated AS (
+                UPDATE im_chatrooms SET muted = \(muted) WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open
+                RETURNING chatroom_id
+            ), event AS (
+                INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
+                SELECT \(tenantID), chatroom_id, 'muted', jsonb_build_object('muted', \(muted), 'ext', \(notifyExt)::text), \(now)
+                FROM updated WHERE \(notify)
+            )
+            SELECT 1 FROM updated
             """)
-        try await requireOne(rows, chatroom)
+        try requireOne(rows, chatroom)
     }
 
     public func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool {
@@ -86,7 +107,7 @@ public struct LocalIMProvider: IMProvider {
               AND c.seen_at > \(clock.now().addingTimeInterval(-Self.presenceWindow))
             LIMIT 1
             """)
-        for try await _ in rows { return true }
+        for _ in rows { return true }
         return false
     }
 
@@ -100,18 +121,14 @@ public struct LocalIMProvider: IMProvider {
             GROUP BY p.chatroom_id
             """)
         var counts: [String: Int] = [:]
-        for try await (id, count) in rows.decode((String, Int).self) { counts[id] = count }
+        for (id, count) in try rows.decode((String, Int).self) { counts[id] = count }
         return counts
     }
 
     public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool) async throws {
-        let rows = try await database.query("""
-            INSERT INTO im_chatroom_messages (tenant_id, chatroom_id, from_accid, type, body, persisted, at)
-            SELECT \(tenantID), \(chatroom), \(from), \(type), \(body), \(persist), \(clock.now())
-            WHERE EXISTS (SELECT 1 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open)
-            RETURNING 1
+        try await event(chatroom, kind: "message", payload: """
+            {"from":\(JSONString(from)),"msgType":\(JSONString(type)),"body":\(JSONString(body)),"persisted":\(persist)}
             """)
-        try await requireOne(rows, chatroom)
     }
 
     public func sendNotification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool) async throws {
@@ -122,21 +139,38 @@ public struct LocalIMProvider: IMProvider {
     }
 
     public func queuePut(_ chatroom: String, key: String, value: String, operator: AccountID) async throws {
+        let now = clock.now()
         let rows = try await database.query("""
-            INSERT INTO im_queue (tenant_id, chatroom_id, key, value, updated_at)
-            SELECT \(tenantID), \(chatroom), \(key), \(value), \(clock.now())
-            WHERE EXISTS (SELECT 1 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open)
-            ON CONFLICT (tenant_id, chatroom_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
-            RETURNING 1
+            WITH room AS (
+                SELECT chatroom_id FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open
+            ), put AS (
+                INSERT INTO im_queue (tenant_id, chatroom_id, key, value, updated_at)
+                SELECT \(tenantID), chatroom_id, \(key), \(value), \(now) FROM room
+                ON CONFLICT (tenant_id, chatroom_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
+            ), event AS (
+                INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
+                SELECT \(tenantID), chatroom_id, 'queue', jsonb_build_object('action', 'put', 'key', \(key)::text, 'value', \(value)::text), \(now)
+                FROM room
+            )
+            SELECT 1 FROM room
             """)
-        try await requireOne(rows, chatroom)
+        try requireOne(rows, chatroom)
     }
 
     public func queuePoll(_ chatroom: String, key: String) async throws -> String? {
+        let now = clock.now()
         let rows = try await database.query("""
-            DELETE FROM im_queue WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND key = \(key) RETURNING value
+            WITH polled AS (
+                DELETE FROM im_queue WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND key = \(key)
+                RETURNING chatroom_id, value
+            ), event AS (
+                INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
+                SELECT \(tenantID), chatroom_id, 'queue', jsonb_build_object('action', 'poll', 'key', \(key)::text, 'value', value), \(now)
+                FROM polled
+            )
+            SELECT value FROM polled
             """)
-        for try await value in rows.decode(String.self) { return value }
+        for value in try rows.decode(String.self) { return value }
         return nil
     }
 
@@ -145,16 +179,33 @@ public struct LocalIMProvider: IMProvider {
             SELECT key, value FROM im_queue WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) ORDER BY key
             """)
         var entries: [IMQueueEntry] = []
-        for try await (key, value) in rows.decode((String, String).self) { entries.append(IMQueueEntry(key: key, value: value)) }
+        for (key, value) in try rows.decode((String, String).self) { entries.append(IMQueueEntry(key: key, value: value)) }
         return entries
     }
 
     public func queueDrop(_ chatroom: String) async throws {
         try await database.query("DELETE FROM im_queue WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom)")
+        try await event(chatroom, kind: "queue", payload: #"{"action":"drop"}"#, requireOpen: false)
     }
 
-    private func requireOne(_ rows: PostgresRowSequence, _ chatroom: String) async throws {
-        for try await _ in rows { return }
-        throw IMError.chatroomNotFound(chatroom)
+    /// Records an event clients of the chatroom see; the trigger notifies every instance.
+    func event(_ chatroom: String, kind: String, payload: String, requireOpen: Bool = true) async throws {
+        let rows = try await database.query("""
+            INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
+            SELECT \(tenantID), \(chatroom), \(kind), \(payload)::jsonb, \(clock.now())
+            WHERE EXISTS (SELECT 1 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom)
+                          AND (open OR NOT \(requireOpen)))
+            RETURNING 1
+            """)
+        try requireOne(rows, chatroom)
     }
+
+    private func requireOne(_ rows: [PostgresRow], _ chatroom: String) throws {
+        guard !rows.isEmpty else { throw IMError.chatroomNotFound(chatroom) }
+    }
+}
+
+/// A Swift string as a JSON string literal.
+func JSONString(_ value: String) -> String {
+    String(decoding: (try? JSONEncoder().encode(value)) ?? Data("\"\"".utf8), as: UTF8.self)
 }

@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import Prometheus
 import RoomCore
+import RoomProviders
 import ServiceLifecycle
 
 /// One Roomkeeper server: the router and every long-running part, run as
@@ -13,6 +15,8 @@ public struct Roomkeeper: Sendable {
     public let registry: PluginRegistry
     public let options: ServerOptions
     public let logger: Logger
+    /// This instance's fan-out of local-IM events to its WebSocket clients.
+    public let hub: LocalIMHub
 
     public init(database: Database, registry: PluginRegistry, tenants: TenantDirectory, clock: any RoomClock, options: ServerOptions, logger: Logger) {
         let engine = RoomEngine(database: database, clock: clock, registry: registry, tenants: { tenants[$0] })
@@ -20,6 +24,7 @@ public struct Roomkeeper: Sendable {
         self.registry = registry
         self.options = options
         self.logger = logger
+        self.hub = LocalIMHub(database: database, clock: clock, logger: logger)
     }
 
     /// Schema folders in the order they apply: core, providers, plugins.
@@ -55,14 +60,22 @@ public struct Roomkeeper: Sendable {
         return router
     }
 
-    /// The application with the sweeper, the outbox dispatcher and the tenant
-    /// reloader; `extra` adds more services (the PostgreSQL client when the
-    /// server owns it).
+    /// The WebSocket routes (the local IM), kept apart from the HTTP router.
+    public func buildWebSocketRouter() -> Router<IMSocketContext> {
+        let router = Router(context: IMSocketContext.self)
+        LocalIMSocket(tenants: services.tenants, hub: hub).register(on: router)
+        return router
+    }
+
+    /// The application with the sweeper, the outbox dispatcher, the local-IM
+    /// hub and the tenant reloader; `extra` adds more services (the
+    /// PostgreSQL client when the server owns it).
     public func buildApplication(extra: [any Service] = [], deliverer: (any OutboxDeliverer)? = nil) throws -> some ApplicationProtocol {
         Application(
             router: try buildRouter(),
+            server: .http1WebSocketUpgrade(webSocketRouter: buildWebSocketRouter(), configuration: .init(ws: .init(maxFrameSize: 1 << 20))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "roomkeeper"),
-            services: extra + [sweeper, dispatcher(deliverer: deliverer), TenantReloader(tenants: services.tenants, logger: logger)],
+            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, TenantReloader(tenants: services.tenants, logger: logger)],
             logger: logger)
     }
 }

@@ -9,9 +9,13 @@ public struct TenantReloader: Service {
     let logger: Logger
 
     public func run() async throws {
-        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
-            if case .rejected(let failure) = tenants.reload(logger: logger) {
-                for issue in failure.issues { logger.error("tenant file problem", metadata: ["issue": "\(issue)"]) }
+        // Registering the signal source is itself an await: keep it inside the
+        // cancellation too, or a shutdown that comes first waits forever.
+        try? await cancelWhenGracefulShutdown {
+            for await _ in await UnixSignalsSequence(trapping: .sighup) {
+                if case .rejected(let failure) = tenants.reload(logger: logger) {
+                    for issue in failure.issues { logger.error("tenant file problem", metadata: ["issue": "\(issue)"]) }
+                }
             }
         }
     }

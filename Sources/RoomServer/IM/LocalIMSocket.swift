@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOWebSocket
+import Logging
+import RoomCore
+import RoomProviders
+
+/// `GET /t/{tenant}/im/ws?accid=…&token=…`: the local IM's client endpoint.
+/// Client frames (JSON text): `{"type":"enter"|"leave","chatroom"}`,
+/// `{"type":"text","chatroom","text"}`, `{"type":"ping"}`. Server frames:
+/// `entered`, `left`, `message`, `queue`, `muted`, `closed`, `notification`,
+/// `pong`, and `error` (`code`, `message`) for a frame it could not accept;
+/// the connection stays usable after an error.
+struct LocalIMSocket: Sendable {
+    let tenants: TenantDirectory
+    let hub: LocalIMHub
+
+    /// Frames larger than this get an error frame; the socket's hard limit is larger.
+    static let maxFrame = 8 * 1024
+    static let maxText = 2_000
+    static let unauthorized = WebSocketErrorCode(codeNumber: 4001)
+    static let notServed = WebSocketErrorCode(codeNumber: 4004)
+
+    func register(on router: Router<IMSocketContext>) {
+        router.ws("t/:tenant/im/ws") { inbound, outbound, context in
+            let tenantID = context.requestContext.parameters.get("tenant") ?? ""
+            guard let tenant = tenants[tenantID], let local = tenant.im as? LocalIMProvider else {
+                try await outbound.close(Self.notServed, reason: "tenant \(tenantID) has no local IM")
+                return
+            }
+            let query = context.request.uri.queryParameters
+            guard let accid = query.get("accid"), let token = query.get("token"),
+                  try await local.verify(accid: accid, token: token) else {
+                try await outbound.close(Self.unauthorized, reason: "invalid accid or token")
+                return
+            }
+            var logger = context.logger
+            logger[metadataKey: "tenant"] = "\(tenantID)"
+            let session = Session(local: local, hub: hub, accid: accid, connection: UUID(), logger: logger)
+            try await session.run(inbound: inbound, outbound: outbound)
+        }
+    }
+}
+
+/// One connected client.
+struct Session: Sendable {
+    let local: LocalIMProvider
+    let hub: LocalIMHub
+    let accid: AccountID
+    let connection: UUID
+    let logger: Logger
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        try await local.connect(connection, accid: accid, instance: hub.instanceID)
+        let frames = hub.register(connection, tenantID: local.tenantID, accid: accid)
+        defer { hub.unregister(connection) }
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await frame in frames { try await outbound.write(.text(frame)) }
+                }
+                try await hub.deliverStored(tenantID: local.tenantID, to: accid)
+                var limiter = RateLimiter(perSecond: 20, burst: 40)
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    guard limiter.allow() else {
+                        reply(Frames.error("rate_limited", "too many frames; at most 20 a second"))
+                        continue
+                    }
+                    guard case .text(let text) = message else {
+                        reply(Frames.error("bad_frame", "frames are JSON text"))
+                        continue
+                    }
+                    try await handle(text)
+                }
+                hub.unregister(connection)
+                try await group.waitForAll()
+            }
+        } catch {
+            logger.debug("local IM connection ended", metadata: ["error": "\(error)"])
+        }
+        try? await local.disconnect(connection)
+    }
+
+    private func reply(_ frame: String) {
+        hub.send(frame, to: connection)
+    }
+
+    private func handle(_ text: String) async throws {
+        guard text.utf8.count <= LocalIMSocket.maxFrame else {
+            return reply(Frames.error("too_large", "frames may be at most \(LocalIMSocket.maxFrame) bytes"))
+        }
+        guard case .object(let frame)? = JSONValue.parse(text), case .string(let type)? = frame["type"] else {
+            return reply(Frames.error("bad_frame", "a frame is a JSON object with a \"type\""))
+        }
+        if type == "ping" { return reply(Frames.encode(.object(["type": .string("pong")]))) }
+        guard case .string(let chatroom)? = frame["chatroom"], !chatroom.isEmpty else {
+            return reply(Frames.error("invalid_field", "chatroom: required, a string"))
+        }
+        switch type {
+        case "enter":
+            guard try await local.enter(chatroom, connection: connection, accid: accid) else {
+                return reply(Frames.error("unknown_chatroom", "chatroom \(chatroom) does not exist or is closed"))
+            }
+            hub.entered(connection, chatroom: chatroom)
+            let queue = try await local.queueList(chatroom).map { JSONValue.object(["key": .string($0.key), "value": .string($0.value)]) }
+            reply(Frames.encode(.object([
+                "type": .string("entered"), "chatroom": .string(chatroom),
+                "muted": .bool(try await local.isMuted(chatroom)), "queue": .array(queue),
+            ])))
+        case "leave":
+            try await local.exit(chatroom, connection: connection)
+            hub.left(connection, chatroom: chatroom)
+            reply(Frames.encode(.object(["type": .string("left"), "chatroom": .string(chatroom)])))
+        case "text":
+            guard case .string(let body)? = frame["text"], !body.isEmpty, body.count <= LocalIMSocket.maxText else {
+                return reply(Frames.error("invalid_field", "text: required, 1-\(LocalIMSocket.maxText) characters"))
+            }
+            guard hub.isEntered(connection, chatroom: chatroom) else {
+                return reply(Frames.error("not_entered", "enter chatroom \(chatroom) before sending to it"))
+            }
+            switch try await local.sendText(chatroom, from: accid, text: body) {
+            case .sent: break
+            case .muted: reply(Frames.error("muted", "chatroom \(chatroom) is muted"))
+            case .closed: reply(Frames.error("unknown_chatroom", "chatroom \(chatroom) is closed"))
+            }
+        default:
+            reply(Frames.error("unknown_type", "unknown frame type \(type)"))
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOWebSocket
+import RoomCore
+import Synchronization
+
+/// A scripted WebSocket client of the local IM: send frames, await the next
+/// frame with a timeout, close.
+final class IMTestClient: Sendable {
+    final class Frames: Sendable {
+        let state = Mutex<(queue: [JSONValue], finished: Bool)>(([], false))
+        func withLock<T: Sendable>(_ body: (inout sending (queue: [JSONValue], finished: Bool)) -> sending T) -> T { state.withLock(body) }
+    }
+
+    private let frames = Frames()
+    private let outgoing: AsyncStream<String>.Continuation
+    private let task: Task<WebSocketCloseFrame?, any Error>
+
+    init(port: Int, path: String) {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        outgoing = continuation
+        let frames = self.frames
+        var logger = Logger(label: "im-client")
+        logger.logLevel = .warning
+        task = Task {
+            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)\(path)", logger: logger) { inbound, outbound, _ in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await text in stream { try await outbound.write(.text(text)) }
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        if case .text(let text) = message {
+                            frames.withLock { $0.queue.append(JSONValue.parse(text) ?? .string(text)) }
+                        }
+                    }
+                    frames.withLock { $0.finished = true }
+                    group.cancelAll()
+                }
+            }
+        }
+    }
+
+    func send(_ json: String) {
+        outgoing.yield(json)
+    }
+
+    /// The next frame; fails the test after `timeout`.
+    func next(timeout: Duration = .seconds(5)) async throws -> JSONValue {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let frame = frames.withLock({ $0.queue.isEmpty ? nil : $0.queue.removeFirst() }) { return frame }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw NoFrame()
+    }
+
+    /// The next frame of `type`, skipping others.
+    func next(_ type: String, timeout: Duration = .seconds(5)) async throws -> JSONValue {
+        while true {
+            let frame = try await next(timeout: timeout)
+            if frame["type"]?.string == type { return frame }
+        }
+    }
+
+    /// Nothing arrives within `window`.
+    func expectSilence(for window: Duration = .milliseconds(300)) async throws -> [JSONValue] {
+        try await Task.sleep(for: window)
+        return frames.withLock { state in
+            defer { state.queue.removeAll() }
+            return state.queue
+        }
+    }
+
+    /// Closes and returns the server's close frame, if it sent one first.
+    @discardableResult
+    func close() async throws -> WebSocketCloseFrame? {
+        outgoing.finish()
+        return try await task.value
+    }
+
+    /// Waits for the server to close the socket.
+    func closeFrame() async throws -> WebSocketCloseFrame? {
+        try await task.value
+    }
+
+    struct NoFrame: Error, CustomStringConvertible {
+        var description: String { "no frame arrived in time" }
+    }
+}
+
+extension JSONValue {
+    var type: String? { self["type"]?.string }
+}
