@@ -44,6 +44,12 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Scenario plugins: ordinary library targets under Plugins/, depending on RoomCore only.
+        .target(
+            name: "AudioChatroom",
+            dependencies: ["RoomCore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Plugins/AudioChatroom"
+        ),
         .target(
             name: "RoomServer",
             dependencies: [
@@ -62,24 +68,38 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
+        .target(name: "RoomkeeperBuild", dependencies: ["RoomCore", "RoomProviders", "AudioChatroom"]),
         .executableTarget(
             name: "roomkeeper",
             dependencies: [
-                "RoomCore", "RoomServer", "RoomProviders",
+                "RoomCore", "RoomServer", "RoomProviders", "RoomkeeperBuild",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Shared by the test targets: a PostgreSQL fixture and a test-only plugin.
         .target(
             name: "RoomTestSupport",
-            dependencies: ["RoomCore", "RoomProviders"],
+            dependencies: [
+                "RoomCore", "RoomProviders", "RoomServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
             path: "Tests/RoomTestSupport"
         ),
-        .testTarget(name: "RoomCoreTests", dependencies: ["RoomCore", "RoomProviders", "RoomTestSupport"]),
+        .testTarget(name: "RoomCoreTests", dependencies: ["RoomCore", "RoomProviders", "RoomTestSupport", "RoomkeeperBuild"]),
         .testTarget(
             name: "RoomServerTests",
             dependencies: [
                 "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ]
+        ),
+        .testTarget(
+            name: "AudioChatroomTests",
+            dependencies: [
+                "AudioChatroom", "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

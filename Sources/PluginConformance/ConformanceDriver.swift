@@ -64,24 +64,3 @@ public struct PluginClient: Sendable {
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 }
-
-extension JSONValue {
-    /// `json["data"]?["roomId"]`-style access for checks.
-    public subscript(key: String) -> JSONValue? {
-        guard case .object(let object) = self else { return nil }
-        return object[key]
-    }
-
-    public var int64: Int64? {
-        switch self {
-        case .number(let number): Int64(exactly: number)
-        case .string(let string): Int64(string)
-        default: nil
-        }
-    }
-
-    public var string: String? {
-        if case .string(let string) = self { return string }
-        return nil
-    }
-}

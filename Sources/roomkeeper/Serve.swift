@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import PostgresNIO
 import RoomCore
+import RoomkeeperBuild
 import RoomProviders
 import RoomServer
 
@@ -44,7 +45,7 @@ struct Serve: AsyncParsableCommand {
             let applied = try await Env.withDatabase(logger) { try await migrator.migrate($0) }
             logger.info("migrations current", metadata: ["applied": "\(applied.count)"])
         }
-        let app = try server.buildApplication(extra: [client])
+        let app = try server.buildApplication(extra: [client, server.reloader])
         logger.info("serving", metadata: [
             "url": "http://\(options.host):\(options.port)",
             "tenants": "\(tenants.current.sorted.map(\.id).joined(separator: ","))",

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import RoomCore
+import RoomkeeperBuild
 import RoomProviders
 
 struct Tenants: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import RoomCore
 import RoomProviders
+import RoomkeeperBuild
 import RoomTestSupport
 import Testing
 
@@ -52,7 +53,11 @@ import Testing
 
     @Test func theExampleTenantsAreValid() async throws {
         let root = TestDatabase.schemaRoot.deletingLastPathComponent().appendingPathComponent("ops/tenants").path
-        let set = try await loader().load(directory: root).get()
+        let database = try await TestDatabase.shared()
+        let shipped = TenantLoader(registry: Build.plugins, providers: StandardProviderCatalog(database: database, clock: SystemClock()))
+        let set = try shipped.load(directory: root).get()
+        #expect(set["demo"]?.plugin("audio-chatroom")?.policy.ttlSeconds == 48 * 3_600)
+        #expect(set["acme"]?.plugin("audio-chatroom")?.policy.ttlSeconds == 24 * 3_600, "the two tenants differ")
         #expect(set.sorted.map(\.id) == ["acme", "demo"])
         #expect(set["demo"]?.acceptsAdminKey("demo-admin-key") == true)
         #expect(set["demo"]?.acceptsAdminKey("acme-admin-key") == false)

@@ -48,7 +48,7 @@ public struct EngineFixture: Sendable {
         var configuration = OutboxDispatcher.Configuration()
         configuration.tenants = tenants.ids
         configuration.maxAttempts = maxAttempts
-        configuration.deliveryTimeout = 2
+        configuration.deliveryTimeout = 30
         return OutboxDispatcher(store: OutboxStore(database: database), deliverer: deliverer, clock: clock, configuration: configuration, logger: logger)
     }
 

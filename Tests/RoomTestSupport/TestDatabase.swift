@@ -33,7 +33,10 @@ public enum TestDatabase {
 
     public static var migrator: Migrator {
         get throws {
-            try Migrator(schemaRoot: schemaRoot, folders: ["core"] + StandardProviderCatalog.schemaFolders + [TestRoomsPlugin.pluginID])
+            // Core, the providers', then every plugin's folder.
+            let fixed = ["core"] + StandardProviderCatalog.schemaFolders
+            let plugins = (try? FileManager.default.contentsOfDirectory(atPath: schemaRoot.path))?.filter { !fixed.contains($0) }.sorted() ?? []
+            return try Migrator(schemaRoot: schemaRoot, folders: fixed + plugins)
         }
     }
 

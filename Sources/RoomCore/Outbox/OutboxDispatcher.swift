@@ -18,6 +18,8 @@ public struct OutboxDispatcher: Service {
         public var deliveryTimeout: TimeInterval = 15
         /// Tenants this dispatcher serves; nil serves all.
         public var tenants: [TenantID]?
+        /// Rings when this instance queued work.
+        public var signal = OutboxSignal()
 
         public init() {}
     }
@@ -45,7 +47,7 @@ public struct OutboxDispatcher: Service {
                 logger.error("outbox dispatch failed", metadata: ["error": "\(String(reflecting: error))"])
             }
             if delivered < configuration.batchSize {
-                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: configuration.pollInterval) }
+                try? await cancelWhenGracefulShutdown { [configuration] in await configuration.signal.wait(timeout: configuration.pollInterval) }
             }
         }
     }

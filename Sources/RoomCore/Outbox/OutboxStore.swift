@@ -40,6 +40,19 @@ public struct OutboxStore: Sendable {
         return try Self.decodeAll(rows)
     }
 
+    /// Writes side effects in the caller's transaction: they are delivered
+    /// only if it commits, and in order per room.
+    public static func enqueue(_ messages: [OutboxMessage], tenantID: TenantID, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !messages.isEmpty else { return }
+        try await connection.query("""
+            INSERT INTO outbox (tenant_id, room_id, kind, payload, next_attempt_at, created_at)
+            SELECT \(tenantID), NULLIF(r, 0), k, p::jsonb, \(now), \(now)
+            FROM unnest(\(messages.map { $0.roomID ?? 0 })::bigint[], \(messages.map(\.kind))::text[], \(messages.map(\.payload))::text[])
+                 WITH ORDINALITY AS u(r, k, p, n)
+            ORDER BY n
+            """, logger: logger)
+    }
+
     public func markDelivered(_ entry: OutboxEntry, at now: Date) async throws {
         try await database.query("""
             UPDATE outbox SET status = 'delivered', delivered_at = \(now), last_error = NULL

@@ -13,6 +13,7 @@ public struct AnyRoomPlugin: Sendable {
 
     let readSettings: @Sendable (SettingsReader) -> any Sendable
     let mapError: @Sendable (RoomError) -> ClientError?
+    let created: @Sendable (Room, ErasedHook) async throws -> [OutboxMessage]
     let closing: @Sendable ([Room], CloseReason, ErasedHook) async throws -> [OutboxMessage]
     let joined: @Sendable (AccountID, Room, ErasedHook) async throws -> [OutboxMessage]
     let left: @Sendable (AccountID, Room, ErasedHook) async throws -> [OutboxMessage]
@@ -62,6 +63,7 @@ public struct AnyRoomPlugin: Sendable {
         defaultPolicy = plugin.defaultPolicy
         readSettings = { plugin.readSettings($0) }
         mapError = { plugin.clientError(for: $0) }
+        created = { room, hook in try await plugin.roomCreated(room, hook: try typed(hook)) }
         closing = { rooms, reason, hook in try await plugin.roomsClosing(rooms, reason: reason, hook: try typed(hook)) }
         joined = { account, room, hook in try await plugin.memberJoined(account, room: room, hook: try typed(hook)) }
         left = { account, room, hook in try await plugin.memberLeft(account, room: room, hook: try typed(hook)) }

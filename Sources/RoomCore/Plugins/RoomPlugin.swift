@@ -23,6 +23,10 @@ public protocol RoomPlugin: Sendable {
     /// style's default.
     func clientError(for error: RoomError) -> ClientError?
 
+    /// Runs inside the engine's transaction that creates `room` (the plugin's
+    /// own rows for it are born with it).
+    func roomCreated(_ room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage]
+
     /// Runs inside the engine's transaction that closes `rooms` (all of this
     /// plugin, one tenant); the returned side effects are written to the
     /// outbox in the same transaction.
@@ -37,6 +41,8 @@ public protocol RoomPlugin: Sendable {
 
 extension RoomPlugin {
     public func clientError(for error: RoomError) -> ClientError? { nil }
+
+    public func roomCreated(_ room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 

@@ -45,6 +45,8 @@ public struct RoomEngine: Sendable {
             if let reservation = room.reservation {
                 try await writes.event(room, kind: "reserved", actor: actor, detail: ["accounts": reservation.accounts.joined(separator: ",")], at: now)
             }
+            let hook = AnyRoomPlugin.ErasedHook(connection: connection, tenantID: tenant.id, settings: enabled.settings, now: now, logger: database.logger)
+            try await writes.enqueue(try await enabled.plugin.created(room, hook), tenantID: tenant.id, now: now)
             return room
         }
         Self.transitions.increment(kind: "created", plugin: room.pluginID)

@@ -6,11 +6,18 @@ public struct RoomServices: Sendable {
     public let clock: any RoomClock
     public let engine: RoomEngine
     public let tenants: TenantDirectory
+    public let outboxSignal: OutboxSignal
 
-    public init(database: Database, clock: any RoomClock, engine: RoomEngine, tenants: TenantDirectory) {
+    public init(database: Database, clock: any RoomClock, engine: RoomEngine, tenants: TenantDirectory, outboxSignal: OutboxSignal = OutboxSignal()) {
         self.database = database
         self.clock = clock
         self.engine = engine
         self.tenants = tenants
+        self.outboxSignal = outboxSignal
+    }
+
+    /// After a commit that queued outbox work: deliver it now.
+    public func wakeOutbox() {
+        outboxSignal.wake()
     }
 }

@@ -17,13 +17,15 @@ public struct RoomStore: Sendable {
         /// Room ids below this one (rooms come newest first).
         public var before: RoomID?
         public var limit: Int
+        public var offset: Int
 
-        public init(state: String? = nil, pluginID: String? = nil, owner: AccountID? = nil, before: RoomID? = nil, limit: Int = 50) {
+        public init(state: String? = nil, pluginID: String? = nil, owner: AccountID? = nil, before: RoomID? = nil, limit: Int = 50, offset: Int = 0) {
             self.state = state
             self.pluginID = pluginID
             self.owner = owner
             self.before = before
             self.limit = limit
+            self.offset = offset
         }
     }
 
@@ -42,7 +44,7 @@ public struct RoomStore: Sendable {
               AND (\(filter.owner)::text IS NULL OR owner = \(filter.owner))
               AND (\(filter.before)::bigint IS NULL OR room_id < \(filter.before))
             ORDER BY room_id DESC
-            LIMIT \(filter.limit)
+            LIMIT \(filter.limit) OFFSET \(filter.offset)
             """)
         return try RoomRows.all(rows)
     }

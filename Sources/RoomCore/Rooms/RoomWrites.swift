@@ -116,12 +116,7 @@ struct RoomWrites {
     }
 
     func enqueue(_ messages: [OutboxMessage], tenantID: TenantID, now: Date) async throws {
-        guard !messages.isEmpty else { return }
-        try await connection.query("""
-            INSERT INTO outbox (tenant_id, room_id, kind, payload, next_attempt_at, created_at)
-            SELECT \(tenantID), NULLIF(r, 0), k, p::jsonb, \(now), \(now)
-            FROM unnest(\(messages.map { $0.roomID ?? 0 })::bigint[], \(messages.map(\.kind))::text[], \(messages.map(\.payload))::text[]) AS u(r, k, p)
-            """, logger: logger)
+        try await OutboxStore.enqueue(messages, tenantID: tenantID, now: now, on: connection, logger: logger)
     }
 }
 

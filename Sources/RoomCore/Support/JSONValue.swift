@@ -48,3 +48,31 @@ public enum JSONValue: Codable, Sendable, Equatable {
         }
     }
 }
+
+extension JSONValue {
+    /// Compact JSON text.
+    public var jsonText: String {
+        String(decoding: (try? JSONEncoder().encode(self)) ?? Data("null".utf8), as: UTF8.self)
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let object) = self else { return nil }
+        return object[key]
+    }
+}
+
+extension JSONValue {
+    /// An integer, sent as a JSON number or a string.
+    public var int64: Int64? {
+        switch self {
+        case .number(let number): Int64(exactly: number)
+        case .string(let string): Int64(string)
+        default: nil
+        }
+    }
+
+    public var string: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+}

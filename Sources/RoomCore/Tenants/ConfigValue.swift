@@ -1,3 +1,4 @@
+import Synchronization
 import TOMLKit
 
 /// A parsed config value, independent of the file format.
@@ -42,8 +43,16 @@ public struct ConfigIssue: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 public enum TOMLDocument {
+    /// toml++ is not documented as safe to call from several threads at
+    /// once; tenant files are parsed rarely, so parses take turns.
+    private static let parsing = Mutex(())
+
     /// Parses TOML text into a table; a syntax error names line and column.
     public static func parse(_ text: String) -> Result<[String: ConfigValue], ConfigIssue> {
+        parsing.withLock { _ in parseAlone(text) }
+    }
+
+    private static func parseAlone(_ text: String) -> Result<[String: ConfigValue], ConfigIssue> {
         do {
             let table = try TOMLTable(string: text)
             return .success(convert(table))

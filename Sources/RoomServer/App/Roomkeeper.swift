@@ -20,7 +20,7 @@ public struct Roomkeeper: Sendable {
 
     public init(database: Database, registry: PluginRegistry, tenants: TenantDirectory, clock: any RoomClock, options: ServerOptions, logger: Logger) {
         let engine = RoomEngine(database: database, clock: clock, registry: registry, tenants: { tenants[$0] })
-        self.services = RoomServices(database: database, clock: clock, engine: engine, tenants: tenants)
+        self.services = RoomServices(database: database, clock: clock, engine: engine, tenants: tenants, outboxSignal: options.dispatcher.signal)
         self.registry = registry
         self.options = options
         self.logger = logger
@@ -36,6 +36,12 @@ public struct Roomkeeper: Sendable {
         try Migrator(
             schemaRoot: URL(fileURLWithPath: options.schemaRoot),
             folders: Self.schemaFolders(registry: registry, extra: options.extraSchemaFolders))
+    }
+
+    /// Reloads the tenant files on SIGHUP. Signals are the process's: only
+    /// `roomkeeper serve` adds this, not every application built in tests.
+    public var reloader: TenantReloader {
+        TenantReloader(tenants: services.tenants, logger: logger)
     }
 
     public var sweeper: ExpirySweeper {
@@ -67,15 +73,15 @@ public struct Roomkeeper: Sendable {
         return router
     }
 
-    /// The application with the sweeper, the outbox dispatcher, the local-IM
-    /// hub and the tenant reloader; `extra` adds more services (the
-    /// PostgreSQL client when the server owns it).
+    /// The application with the sweeper, the outbox dispatcher and the
+    /// local-IM hub; `extra` adds more services (the PostgreSQL client and
+    /// the SIGHUP reloader when a real process owns them).
     public func buildApplication(extra: [any Service] = [], deliverer: (any OutboxDeliverer)? = nil) throws -> some ApplicationProtocol {
         Application(
             router: try buildRouter(),
             server: .http1WebSocketUpgrade(webSocketRouter: buildWebSocketRouter(), configuration: .init(ws: .init(maxFrameSize: 1 << 20))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "roomkeeper"),
-            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, TenantReloader(tenants: services.tenants, logger: logger)],
+            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub],
             logger: logger)
     }
 }

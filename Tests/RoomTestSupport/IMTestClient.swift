@@ -7,7 +7,7 @@ import Synchronization
 
 /// A scripted WebSocket client of the local IM: send frames, await the next
 /// frame with a timeout, close.
-final class IMTestClient: Sendable {
+public final class IMTestClient: Sendable {
     final class Frames: Sendable {
         let state = Mutex<(queue: [JSONValue], finished: Bool)>(([], false))
         func withLock<T: Sendable>(_ body: (inout sending (queue: [JSONValue], finished: Bool)) -> sending T) -> T { state.withLock(body) }
@@ -17,7 +17,7 @@ final class IMTestClient: Sendable {
     private let outgoing: AsyncStream<String>.Continuation
     private let task: Task<WebSocketCloseFrame?, any Error>
 
-    init(port: Int, path: String) {
+    public init(port: Int, path: String) {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         outgoing = continuation
         let frames = self.frames
@@ -42,12 +42,12 @@ final class IMTestClient: Sendable {
         }
     }
 
-    func send(_ json: String) {
+    public func send(_ json: String) {
         outgoing.yield(json)
     }
 
     /// The next frame; fails the test after `timeout`.
-    func next(timeout: Duration = .seconds(5)) async throws -> JSONValue {
+    public func next(timeout: Duration = .seconds(5)) async throws -> JSONValue {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let frame = frames.withLock({ $0.queue.isEmpty ? nil : $0.queue.removeFirst() }) { return frame }
@@ -57,7 +57,7 @@ final class IMTestClient: Sendable {
     }
 
     /// The next frame of `type`, skipping others.
-    func next(_ type: String, timeout: Duration = .seconds(5)) async throws -> JSONValue {
+    public func next(_ type: String, timeout: Duration = .seconds(5)) async throws -> JSONValue {
         while true {
             let frame = try await next(timeout: timeout)
             if frame["type"]?.string == type { return frame }
@@ -65,7 +65,7 @@ final class IMTestClient: Sendable {
     }
 
     /// Nothing arrives within `window`.
-    func expectSilence(for window: Duration = .milliseconds(300)) async throws -> [JSONValue] {
+    public func expectSilence(for window: Duration = .milliseconds(300)) async throws -> [JSONValue] {
         try await Task.sleep(for: window)
         return frames.withLock { state in
             defer { state.queue.removeAll() }
@@ -75,13 +75,13 @@ final class IMTestClient: Sendable {
 
     /// Closes and returns the server's close frame, if it sent one first.
     @discardableResult
-    func close() async throws -> WebSocketCloseFrame? {
+    public func close() async throws -> WebSocketCloseFrame? {
         outgoing.finish()
         return try await task.value
     }
 
     /// Waits for the server to close the socket.
-    func closeFrame() async throws -> WebSocketCloseFrame? {
+    public func closeFrame() async throws -> WebSocketCloseFrame? {
         try await task.value
     }
 
@@ -91,5 +91,5 @@ final class IMTestClient: Sendable {
 }
 
 extension JSONValue {
-    var type: String? { self["type"]?.string }
+    public var type: String? { self["type"]?.string }
 }

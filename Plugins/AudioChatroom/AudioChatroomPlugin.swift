@@ -1,0 +1,58 @@
+import Foundation
+import RoomCore
+
+/// NetEase's multi-person voice chatroom (seed 001): guest accounts, 48 h
+/// rooms with an IM chatroom each, whole-room mute, and mic seats kept by the
+/// server (the original left them to the clients).
+public struct AudioChatroomPlugin: RoomPlugin {
+    public static let pluginID = "audio-chatroom"
+
+    public struct Settings: Sendable {
+        public var seats: Int
+        public var sessionTTLSeconds: Int
+        public var thumbnails: [String]
+        public var avatars: [String]
+    }
+
+    public init() {}
+
+    public var id: String { Self.pluginID }
+    public var wire: WireStyle { .netease }
+    public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 48 * 3_600, capacity: 10_000) }
+
+    /// The pictures of the original demo.
+    static let defaultThumbnails = [
+        "https://s2.ax1x.com/2019/01/15/FzNb5V.png", "https://s2.ax1x.com/2019/01/15/FzNL4A.png",
+        "https://s2.ax1x.com/2019/01/15/FzNHU0.png", "https://s2.ax1x.com/2019/01/15/FzNqEq.png",
+    ]
+    static let defaultAvatars = ["https://s2.ax1x.com/2019/01/15/FzUSbR.png", "https://s2.ax1x.com/2019/01/15/FzUpVK.png"]
+
+    public func readSettings(_ reader: SettingsReader) -> Settings {
+        let thumbnails = reader.stringArray("thumbnails", default: Self.defaultThumbnails)
+        let avatars = reader.stringArray("avatars", default: Self.defaultAvatars)
+        if thumbnails.isEmpty { reader.report("thumbnails", "name at least one picture") }
+        if avatars.isEmpty { reader.report("avatars", "name at least one picture") }
+        return Settings(
+            seats: reader.int("seats", default: 8, in: 1...16),
+            sessionTTLSeconds: reader.duration("sessionTTL", default: 30 * 86_400),
+            thumbnails: thumbnails.isEmpty ? Self.defaultThumbnails : thumbnails,
+            avatars: avatars.isEmpty ? Self.defaultAvatars : avatars)
+    }
+
+    public func routes() -> [ClientRoute<Settings>] {
+        AccountRoutes.routes + RoomRoutes.routes + SeatRoutes.routes
+    }
+
+    /// Every seat row is created with its room.
+    public func roomCreated(_ room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        try await SeatStore(connection: hook.connection, logger: hook.logger).create(room, seats: hook.settings.seats, now: hook.now)
+        return []
+    }
+
+    /// Dissolved or expired: the IM chatroom closes with the room-closed attachment.
+    public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        rooms.compactMap { room in
+            room.imChatroomID.map { .im(.closeChatroom(chatroom: $0, operator: room.owner, notifyExt: #"{"type":1}"#), roomID: room.id) }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import RoomCore
+
+/// `/room/list`, `/room/create`, `/room/dissolve`, `/room/mute`.
+enum RoomRoutes {
+    typealias Settings = AudioChatroomPlugin.Settings
+    static let pluginID = AudioChatroomPlugin.pluginID
+
+    struct RoomInfo: Encodable, Sendable {
+        let roomId: Int64
+        let name: String
+        let creator: String
+        let thumbnail: String
+        let onlineUserCount: Int
+        let createTime: Int64
+    }
+
+    struct Created: Encodable, Sendable {
+        let roomId: Int64
+        let creator: String
+        let name: String
+        let thumbnail: String
+        let createTime: Int64
+    }
+
+    struct Listing: Encodable, Sendable {
+        let total: Int
+        let list: [RoomInfo]
+    }
+
+    static let routes: [ClientRoute<Settings>] = [
+        ClientRoute("/room/list") { call in
+            let limit = try call.parameters.int("limit", default: 20, in: 1...100)
+            let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
+            let store = call.services.engine.store
+            let rooms = try await store.rooms(call.tenant.id, .init(state: "open", pluginID: pluginID, limit: limit, offset: offset))
+            let total = try await store.count(call.tenant.id, pluginID: pluginID, state: "open")
+            let online = try await call.tenant.im.onlineCounts(rooms.compactMap(\.imChatroomID))
+            return Listing(total: total, list: rooms.map { room in
+                RoomInfo(roomId: room.id, name: room.name, creator: room.owner, thumbnail: thumbnail(room),
+                         onlineUserCount: room.imChatroomID.flatMap { online[$0] } ?? 0, createTime: room.createdAt.epochMilliseconds)
+            })
+        },
+
+        ClientRoute("/room/create") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID)
+            let name = try validRoomName(call.parameters)
+            let engine = call.services.engine
+            // One open room per creator: the earlier ones are dissolved first.
+            for earlier in try await engine.store.rooms(call.tenant.id, .init(state: "open", pluginID: pluginID, owner: account.accid, limit: 100)) {
+                _ = try? await engine.dissolve(earlier.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+            }
+            let chatroom = try await call.tenant.im.createChatroom(name: name, creator: account.accid)
+            let thumbnail = call.settings.thumbnails.randomElement() ?? ""
+            let room = try await engine.create(
+                NewRoom(pluginID: pluginID, name: name, owner: account.accid, imChatroomID: chatroom,
+                        attributes: JSONValue.object(["thumbnail": .string(thumbnail)]).jsonText),
+                in: call.tenant, by: .account(account.accid))
+            return Created(roomId: room.id, creator: room.owner, name: room.name, thumbnail: thumbnail, createTime: room.createdAt.epochMilliseconds)
+        },
+
+        ClientRoute("/room/dissolve") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID)
+            let roomID = try call.parameters.requiredInt64("roomId")
+            _ = try await call.services.engine.dissolve(roomID, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+            return EmptyObject()
+        },
+
+        ClientRoute("/room/mute") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID)
+            let roomID = try call.parameters.requiredInt64("roomId")
+            guard call.parameters.string("mute") != nil else { throw ParameterError(field: "mute", reason: "is required") }
+            let mute = try call.parameters.bool("mute", default: false)
+            let notify = try call.parameters.bool("needNotify", default: true)
+            let notifyExt = try call.parameters.bool("notifyExt", default: false)
+            let room = try await openRoom(roomID, call)
+            guard room.owner == account.accid else { throw RoomError.notOwner }
+            guard let chatroom = room.imChatroomID else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
+            // Whole-room mute is the IM provider's; asking twice is success.
+            try await call.tenant.im.muteChatroom(chatroom, operator: account.accid, muted: mute, notify: notify,
+                                                  notifyExt: notifyExt ? #"{"mute":\#(mute)}"# : nil)
+            return EmptyObject()
+        },
+    ]
+
+    /// 1-16 characters of Chinese, letters or digits.
+    static func validRoomName(_ parameters: WireParameters) throws -> String {
+        let name = try parameters.required("roomName")
+        let allowed = name.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || isHan(scalar)
+        }
+        guard (1...16).contains(name.count), allowed else {
+            throw ParameterError(field: "roomName", reason: "must be 1-16 characters of Chinese, letters or digits")
+        }
+        return name
+    }
+
+    static func isHan(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0x20000...0x2A6DF, 0x2A700...0x2EBEF, 0xF900...0xFAFF: true
+        default: false
+        }
+    }
+
+    /// The room, if it is this plugin's, open and not past its TTL.
+    static func openRoom(_ roomID: RoomID, _ call: ClientCall<Settings>) async throws -> Room {
+        guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), room.pluginID == pluginID else {
+            throw RoomError.notFound
+        }
+        guard room.isOpen, room.expiresAt > call.services.clock.now() else { throw RoomError.closed }
+        return room
+    }
+
+    static func thumbnail(_ room: Room) -> String {
+        JSONValue.parse(room.attributes)?["thumbnail"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? ""
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RoomCore
+
+/// The seat rows of one room, on the caller's transaction.
+struct SeatStore {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func create(_ room: Room, seats: Int, now: Date) async throws {
+        try await connection.query("""
+            INSERT INTO audio_chatroom_seats (tenant_id, room_id, seat_index, updated_at)
+            SELECT \(room.tenantID), \(room.id), i, \(now) FROM generate_series(0, \(seats - 1)) AS i
+            """, logger: logger)
+    }
+
+    /// Every seat of the room, locked for this transaction (index order, so
+    /// two operations never lock in opposite orders).
+    func lockAll(_ tenantID: TenantID, _ roomID: RoomID) async throws -> [MicSeat] {
+        let rows = try await connection.query("""
+            SELECT seat_index, phase, member_account, member_nick, member_avatar, closed, masked, self_muted, reason
+            FROM audio_chatroom_seats WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
+            ORDER BY seat_index FOR UPDATE
+            """, logger: logger).collect()
+        return try rows.decode((Int, String, String?, String?, String?, Bool, Bool, Bool, Int).self).map {
+            index, phase, account, nick, avatar, closed, masked, selfMuted, reason in
+            MicSeat(index: index, phase: MicSeat.Phase(rawValue: phase) ?? .empty,
+                    member: account.map { SeatMember(account: $0, nick: nick ?? "", avatar: avatar ?? "") },
+                    closed: closed, masked: masked, selfMuted: selfMuted, reason: reason)
+        }
+    }
+
+    func save(_ seat: MicSeat, _ tenantID: TenantID, _ roomID: RoomID, now: Date) async throws {
+        try await connection.query("""
+            UPDATE audio_chatroom_seats SET phase = \(seat.phase.rawValue), member_account = \(seat.member?.account),
+                   member_nick = \(seat.member?.nick), member_avatar = \(seat.member?.avatar), closed = \(seat.closed),
+                   masked = \(seat.masked), self_muted = \(seat.selfMuted), reason = \(seat.reason), updated_at = \(now)
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND seat_index = \(seat.index)
+            """, logger: logger)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import PostgresNIO
+
+/// A tenant's end user.
+public struct Account: Sendable, Equatable {
+    public var accid: AccountID
+    public var nickname: String
+    public var avatar: String
+    public var role: String
+}
+
+/// Accounts and their sessions. A session token (`sid`) is random and stored
+/// only as its SHA-256; it expires and can be revoked.
+public struct AccountStore: Sendable {
+    public let database: Database
+    public let clock: any RoomClock
+
+    public init(database: Database, clock: any RoomClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Creates an account with a fresh id `prefix` + digits; retries on the rare collision.
+    public func createGuest(_ tenantID: TenantID, prefix: String = "user", nickname: (String) -> String, avatar: String, role: String = "user") async throws -> Account {
+        for _ in 0..<5 {
+            let digits = String(UInt64.random(in: 10_000_000...99_999_999))
+            let account = Account(accid: prefix + digits, nickname: nickname(digits), avatar: avatar, role: role)
+            let rows = try await database.query("""
+                INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, created_at)
+                VALUES (\(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(clock.now()))
+                ON CONFLICT DO NOTHING RETURNING accid
+                """)
+            if !rows.isEmpty { return account }
+        }
+        throw RoomError.invalid(field: "accid", reason: "could not allocate a unique account id")
+    }
+
+    public func account(_ tenantID: TenantID, _ accid: AccountID) async throws -> Account? {
+        let rows = try await database.query("""
+            SELECT accid, nickname, avatar, role FROM accounts WHERE tenant_id = \(tenantID) AND accid = \(accid)
+            """)
+        return try rows.decode((String, String, String, String).self).first.map { Account(accid: $0, nickname: $1, avatar: $2, role: $3) }
+    }
+
+    /// Opens a session; returns the token (shown once) and its expiry.
+    public func openSession(_ tenantID: TenantID, accid: AccountID, pluginID: String, ttlSeconds: Int) async throws -> (sid: String, expiresAt: Date) {
+        let sid = Secrets.randomToken(bytes: 24)
+        let now = clock.now()
+        let expiresAt = now.addingTimeInterval(TimeInterval(ttlSeconds))
+        try await database.query("""
+            INSERT INTO sessions (tenant_id, token_hash, accid, plugin_id, created_at, expires_at)
+            VALUES (\(tenantID), \(Secrets.sha256Hex(sid)), \(accid), \(pluginID), \(now), \(expiresAt))
+            """)
+        return (sid, expiresAt)
+    }
+
+    /// The account behind a live session of `pluginID`, or nil. With
+    /// `renewSeconds`, a live session's expiry moves to now + that.
+    public func resolve(_ tenantID: TenantID, sid: String, pluginID: String, renewSeconds: Int? = nil) async throws -> (Account, expiresAt: Date)? {
+        let now = clock.now()
+        let renewed = renewSeconds.map { now.addingTimeInterval(TimeInterval($0)) }
+        let rows = try await database.query("""
+            UPDATE sessions s SET expires_at = coalesce(\(renewed), s.expires_at)
+            FROM accounts a
+            WHERE s.tenant_id = \(tenantID) AND s.token_hash = \(Secrets.sha256Hex(sid)) AND s.plugin_id = \(pluginID)
+              AND s.revoked_at IS NULL AND s.expires_at > \(now)
+              AND a.tenant_id = s.tenant_id AND a.accid = s.accid
+            RETURNING a.accid, a.nickname, a.avatar, a.role, s.expires_at
+            """)
+        return try rows.decode((String, String, String, String, Date).self).first.map {
+            (Account(accid: $0, nickname: $1, avatar: $2, role: $3), $4)
+        }
+    }
+
+    /// Ends a session (logout, or an admin's revocation).
+    public func revoke(_ tenantID: TenantID, sid: String) async throws {
+        try await database.query("""
+            UPDATE sessions SET revoked_at = \(clock.now())
+            WHERE tenant_id = \(tenantID) AND token_hash = \(Secrets.sha256Hex(sid)) AND revoked_at IS NULL
+            """)
+    }
+}

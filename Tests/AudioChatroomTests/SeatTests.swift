@@ -1,0 +1,198 @@
+import AudioChatroom
+import Foundation
+import PluginConformance
+import RoomCore
+import RoomProviders
+import RoomTestSupport
+import Testing
+
+/// Server-kept seats over real HTTP: each legal move writes the queue element
+/// through the IM provider; each illegal one is refused and changes nothing.
+@Suite struct SeatTests {
+    struct Room {
+        let fixture: AudioChatroomFixture
+        let hostSID: String
+        let roomID: Int64
+        let chatroom: String
+        var base: String { fixture.base() }
+        var local: LocalIMProvider { fixture.server.tenants[0].im as! LocalIMProvider }
+
+        static func open(_ fixture: AudioChatroomFixture, _ http: HTTP) async throws -> Room {
+            let host = try #require(data(try await http.form("\(fixture.base())/user/get", ""))?["sid"]?.string)
+            let roomID = try #require(data(try await http.form("\(fixture.base())/room/create", "sid=\(host)&roomName=Seats"))?["roomId"]?.int64)
+            let room = try #require(try await fixture.server.server().services.engine.store.room(fixture.server.id(0), roomID))
+            return Room(fixture: fixture, hostSID: host, roomID: roomID, chatroom: try #require(room.imChatroomID))
+        }
+
+        func guest(_ http: HTTP) async throws -> (sid: String, accid: String) {
+            let user = try #require(data(try await http.form("\(base)/user/get", "")))
+            return (try #require(user["sid"]?.string), try #require(user["accid"]?.string))
+        }
+
+        func move(_ http: HTTP, _ name: String, sid: String, index: Int, extra: String = "") async throws -> JSONValue {
+            try await http.form("\(base)/mic/\(name)", "sid=\(sid)&roomId=\(roomID)&index=\(index)\(extra)")
+        }
+
+        /// The queue element as the IM provider holds it, once the outbox delivered it.
+        func queued(_ index: Int, status: Int) async throws -> JSONValue? {
+            for _ in 0..<200 {
+                let value = try await local.queueList(chatroom).first { $0.key == "queue_\(index)" }?.value
+                if let value, let json = JSONValue.parse(value), json["status"] == .number(Double(status)) { return json }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            return nil
+        }
+    }
+
+    @Test func legalMovesWriteTheQueueElement() async throws {
+        let fixture = try await AudioChatroomFixture()
+        try await fixture.server.live { http in
+            let room = try await Room.open(fixture, http)
+            let guest = try await room.guest(http)
+
+            let applied = try await room.move(http, "apply", sid: guest.sid, index: 2)
+            #expect(data(applied)?["status"] == .number(1))
+            let element = try #require(try await room.queued(2, status: 1))
+            #expect(element["member"]?["account"]?.string == guest.accid)
+            #expect(element["index"] == .number(2) && element["reason"] == .number(0) && element["micMute"] == .bool(false))
+
+            let steps: [(String, String, String, Int, Int)] = [
+                ("accept", room.hostSID, "", 2, 1), ("self-mute", guest.sid, "&mute=true", 6, 0), ("mask", room.hostSID, "", 7, 0),
+                ("self-mute", guest.sid, "&mute=false", 5, 0), ("unmask", room.hostSID, "", 2, 8), ("kick", room.hostSID, "", 0, 3),
+                ("close", room.hostSID, "", 3, 0), ("open", room.hostSID, "", 0, 9),
+                ("invite", room.hostSID, "&account=\(guest.accid)&nick=Guest", 2, 2), ("leave", guest.sid, "", 0, 4),
+                ("apply", guest.sid, "", 1, 0), ("cancel", guest.sid, "", 0, 5), ("apply", guest.sid, "", 1, 0), ("reject", room.hostSID, "", 0, 6),
+            ]
+            for (name, sid, extra, status, reason) in steps {
+                let answer = try await room.move(http, name, sid: sid, index: 2, extra: extra)
+                #expect(data(answer)?["status"] == .number(Double(status)), "\(name): \(answer)")
+                #expect(data(answer)?["reason"] == .number(Double(reason)), "\(name)")
+                #expect(try await room.queued(2, status: status)?["reason"] == .number(Double(reason)), "\(name) reached the IM queue")
+            }
+            let seats = try #require(data(try await http.form("\(room.base)/mic/list", "roomId=\(room.roomID)")))
+            #expect(seats["total"] == .number(8))
+        }
+    }
+
+    @Test func illegalMovesAreRefusedAndChangeNothing() async throws {
+        let fixture = try await AudioChatroomFixture()
+        try await fixture.server.live { http in
+            let room = try await Room.open(fixture, http)
+            let ann = try await room.guest(http), ben = try await room.guest(http)
+            _ = try await room.move(http, "apply", sid: ann.sid, index: 0)
+            _ = try #require(try await room.queued(0, status: 1))
+
+            let refusals: [(String, String, Int, String, Int)] = [
+                ("apply", ben.sid, 0, "", 1101),       // two users on one seat
+                ("leave", ben.sid, 0, "", 1101),       // leaving a seat you do not hold (it is applying)
+                ("cancel", ben.sid, 0, "", 403),       // someone else's application
+                ("accept", ann.sid, 0, "", 403),       // the host's move
+                ("kick", room.hostSID, 0, "", 1101),   // nobody on mic
+                ("apply", ann.sid, 1, "", 1102),       // one seat per account
+                ("apply", room.hostSID, 3, "", 403),   // the host takes no seat
+                ("open", room.hostSID, 3, "", 1101),   // not closed
+                ("apply", ann.sid, 8, "", 400),        // no such seat (8 seats: 0-7)
+                ("invite", room.hostSID, 4, "", 400),  // whom?
+            ]
+            for (name, sid, index, extra, code) in refusals {
+                let answer = try await room.move(http, name, sid: sid, index: index, extra: extra)
+                #expect(answer["code"] == .number(Double(code)), "\(name) on seat \(index): \(answer)")
+            }
+            #expect(try await room.move(http, "apply", sid: "forged", index: 5)["code"] == .number(401))
+            #expect(try await http.form("\(room.base)/mic/apply", "sid=\(ben.sid)&roomId=999999999&index=0")["code"] == .number(804))
+
+            let seats = try #require(data(try await http.form("\(room.base)/mic/list", "roomId=\(room.roomID)")))
+            guard case .array(let list)? = seats["list"] else { Issue.record("seats"); return }
+            #expect(list.map { $0["status"] } == [.number(1)] + Array(repeating: .number(0), count: 7), "only the first apply changed anything")
+            #expect(try await room.local.queueList(room.chatroom).count == 1)
+        }
+    }
+
+    @Test func fiftyConcurrentAppliesForOneSeatHaveOneApplicant() async throws {
+        let fixture = try await AudioChatroomFixture()
+        try await fixture.server.live { http in
+            let room = try await Room.open(fixture, http)
+            var guests: [String] = []
+            for _ in 0..<50 { guests.append(try await room.guest(http).sid) }
+            let codes = try await withThrowingTaskGroup(of: Double?.self) { group in
+                for sid in guests {
+                    group.addTask {
+                        if case .number(let code)? = try await room.move(http, "apply", sid: sid, index: 4)["code"] { code } else { nil }
+                    }
+                }
+                return try await group.reduce(into: [Double?]()) { $0.append($1) }
+            }
+            #expect(codes.filter { $0 == 200 }.count == 1)
+            #expect(codes.filter { $0 == 1101 }.count == 49)
+            let seats = try #require(data(try await http.form("\(room.base)/mic/list", "roomId=\(room.roomID)")))
+            guard case .array(let list)? = seats["list"] else { Issue.record("seats"); return }
+            #expect(list[4]["status"] == .number(1))
+        }
+    }
+
+    @Test func expiryAfter48HoursClosesTheRoomAndItsChatroom() async throws {
+        let clock = ManualClock()
+        let fixture = try await AudioChatroomFixture(clock: clock)
+        try await fixture.server.live { http in
+            let user = try #require(data(try await http.form("\(fixture.base())/user/get", "")))
+            let sid = try #require(user["sid"]?.string)
+            let roomID = try #require(data(try await http.form("\(fixture.base())/room/create", "sid=\(sid)&roomName=Night"))?["roomId"]?.int64)
+            let room = try #require(try await fixture.server.server().services.engine.store.room(fixture.server.id(0), roomID))
+            let chatroom = try #require(room.imChatroomID)
+            let member = IMTestClient(port: try #require(http.client.port),
+                                      path: "/t/\(fixture.server.id(0))/im/ws?accid=\(user["accid"]?.string ?? "")&token=\(user["imToken"]?.string ?? "")")
+            member.send(#"{"type":"enter","chatroom":"\#(chatroom)"}"#)
+            _ = try await member.next("entered")
+
+            clock.advance(by: 47 * 3_600)
+            _ = try await fixture.server.server().sweeper.sweepOnce()
+            #expect(try #require(data(try await http.form("\(fixture.base())/room/list", "")))["total"] == .number(1))
+            clock.advance(by: 3_601)
+            _ = try await fixture.server.server().sweeper.sweepOnce()
+            #expect(try #require(data(try await http.form("\(fixture.base())/room/list", "")))["total"] == .number(0))
+
+            let closed = try await member.next("closed")
+            #expect(closed["chatroom"]?.string == chatroom)
+            #expect(closed["ext"]?.string == #"{"type":1}"#)
+            #expect(try await (fixture.server.tenants[0].im as! LocalIMProvider).isOpen(chatroom) == false)
+            let shown = try await http.get("/admin/v1/tenants/\(fixture.server.id(0))/rooms/\(roomID)", key: fixture.server.operatorKey)
+            #expect(shown.json["room"]?["closeReason"]?.string == "expired")
+            try await member.close()
+        }
+    }
+}
+
+/// audio-chatroom passes the plugin conformance suite.
+@Suite struct AudioChatroomConformanceTests {
+    struct Driver: ConformanceDriver {
+        var plugin: AnyRoomPlugin { AnyRoomPlugin(AudioChatroomPlugin()) }
+        var pluginTable: String { "[plugins.audio-chatroom]\n" }
+
+        func makeAccount(_ client: PluginClient) async throws -> ConformanceAccount {
+            let user = try await client.post("/user/get", form: [:]).json["data"]
+            return ConformanceAccount(accid: user?["accid"]?.string ?? "", credential: user?["sid"]?.string ?? "")
+        }
+
+        func createRoom(_ client: PluginClient, owner: ConformanceAccount) async throws -> RoomID {
+            let answer = try await client.post("/room/create", form: ["sid": owner.credential, "roomName": "Conformance"])
+            guard let id = answer.json["data"]?["roomId"]?.int64 else { throw Unexpected(answer: "\(answer.json)") }
+            return id
+        }
+
+        func dissolveRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool {
+            try await client.post("/room/dissolve", form: ["sid": account.credential, "roomId": "\(roomID)"]).json["code"]?.int64 == 200
+        }
+
+        /// Taking part in an audio chatroom means applying for a mic seat.
+        func joinRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool {
+            try await client.post("/mic/apply", form: ["sid": account.credential, "roomId": "\(roomID)", "index": "1"]).json["code"]?.int64 == 200
+        }
+
+        struct Unexpected: Error { let answer: String }
+    }
+
+    @Test(arguments: ConformanceSuite.Check.allCases)
+    func conformance(_ check: ConformanceSuite.Check) async throws {
+        try await ConformanceSuite(driver: Driver(), database: try await TestDatabase.shared()).run(check)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import RoomCore
+import RoomServer
+import RoomTestSupport
+
+/// A server on the test database with tenants of its own, run live on 127.0.0.1.
+public struct ServerFixture: Sendable {
+    public let database: Database
+    public let clock: any RoomClock
+    public let tenants: TestTenants
+    public let registry: PluginRegistry
+    public let operatorKey = "operator-" + Secrets.randomToken(bytes: 8)
+    let sweepInterval: Duration
+
+    public init(
+        pluginTables: [String] = ["[plugins.test-rooms]\n", "[plugins.test-rooms]\n"], registry: PluginRegistry = TestTenants.registry,
+        clock: any RoomClock = ManualClock(), sweepInterval: Duration = .seconds(1)
+    ) async throws {
+        database = try await TestDatabase.shared()
+        self.clock = clock
+        self.registry = registry
+        self.sweepInterval = sweepInterval
+        tenants = try TestTenants(pluginTables: pluginTables, database: database, clock: clock, registry: registry)
+    }
+
+    /// A new server instance each time, as after a restart.
+    public func server() -> Roomkeeper {
+        var options = ServerOptions()
+        options.port = 0
+        options.operatorKey = operatorKey
+        options.sweeper.tenants = tenants.ids
+        options.sweeper.interval = sweepInterval
+        options.dispatcher.tenants = tenants.ids
+        var logger = Logger(label: "server-test")
+        logger.logLevel = .warning
+        return Roomkeeper(database: database, registry: registry, tenants: tenants.directory, clock: clock, options: options, logger: logger)
+    }
+
+    public func live<T: Sendable>(_ body: @Sendable (HTTP) async throws -> T) async throws -> T {
+        try await server().buildApplication().test(.live) { client in try await body(HTTP(client: client)) }
+    }
+
+    public func id(_ index: Int) -> TenantID { tenants.ids[index] }
+    public func key(_ index: Int) -> String { "\(tenants.ids[index])-key" }
+}
+
+/// Requests and their answers as JSON.
+public struct HTTP: Sendable {
+    public let client: any TestClientProtocol
+
+    public struct Answer: Sendable {
+        public let status: HTTPResponse.Status
+        public let headers: HTTPFields
+        public let text: String
+        public var json: JSONValue { JSONValue.parse(text) ?? .null }
+    }
+
+    public func request(_ method: HTTPRequest.Method, _ path: String, key: String? = nil, json: String? = nil, form: String? = nil, contentType: String? = nil) async throws -> Answer {
+        var headers = HTTPFields()
+        if let key { headers[.authorization] = "Bearer \(key)" }
+        if json != nil { headers[.contentType] = "application/json" }
+        if form != nil { headers[.contentType] = contentType ?? "application/x-www-form-urlencoded;charset=utf-8" }
+        let body = (json ?? form).map { ByteBuffer(string: $0) }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
+        return Answer(status: response.status, headers: response.headers, text: String(buffer: response.body))
+    }
+
+    public func get(_ path: String, key: String? = nil) async throws -> Answer {
+        try await request(.get, path, key: key)
+    }
+
+    public func post(_ path: String, key: String? = nil, json: String? = nil) async throws -> Answer {
+        try await request(.post, path, key: key, json: json)
+    }
+}
+
