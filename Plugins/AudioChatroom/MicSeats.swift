@@ -139,7 +139,7 @@ public enum MicSeats {
             seat.phase = .applying
             seat.member = member
             seat.reason = SeatReason.none
-            let attach = #"{"command":1,"index":\#(index),"nick":\#(JSON.string(member.nick)),"avatar":\#(JSON.string(member.avatar))}"#
+            let attach = #"{"command":1,"index":\#(index),"nick":\#(JSONValue.literal(member.nick)),"avatar":\#(JSONValue.literal(member.avatar))}"#
             return .success(SeatOutcome(seat: seat, notifyHost: attach))
 
         case .cancel:
@@ -210,27 +210,8 @@ public enum MicSeats {
     /// The `queue_<index>` element the clients read, exactly as the original app wrote it.
     public static func queueValue(_ seat: MicSeat) -> String {
         let member = seat.member ?? SeatMember(account: "", nick: "", avatar: "")
-        return #"{"status":\#(seat.status),"index":\#(seat.index),"reason":\#(seat.reason),"member":{"account":\#(JSON.string(member.account)),"nick":\#(JSON.string(member.nick)),"avatar":\#(JSON.string(member.avatar))},"micMute":\#(seat.selfMuted)}"#
+        return #"{"status":\#(seat.status),"index":\#(seat.index),"reason":\#(seat.reason),"member":{"account":\#(JSONValue.literal(member.account)),"nick":\#(JSONValue.literal(member.nick)),"avatar":\#(JSONValue.literal(member.avatar))},"micMute":\#(seat.selfMuted)}"#
     }
 
     public static func queueKey(_ index: Int) -> String { "queue_\(index)" }
-}
-
-enum JSON {
-    /// A JSON string literal.
-    static func string(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 }

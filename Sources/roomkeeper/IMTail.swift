@@ -30,14 +30,14 @@ struct IM: AsyncParsableCommand {
             let (tenant, room, chatroom, history) = (self.tenant, self.room, self.chatroom, self.history)
             try await Env.withDatabase(logger) { database in
                 let target = try await resolve(database, tenant: tenant, room: room, chatroom: chatroom)
-                print("following chatroom \(target) of tenant \(tenant) (Ctrl-C stops)")
+                emit("following chatroom \(target) of tenant \(tenant) (Ctrl-C stops)")
                 let rows = try await database.query("""
                     SELECT event_id, kind, payload::text, (extract(epoch FROM at) * 1000)::bigint FROM (
                         SELECT * FROM im_events WHERE tenant_id = \(tenant) AND chatroom_id = \(target)
                         ORDER BY event_id DESC LIMIT \(history)) recent ORDER BY event_id
                     """)
                 for (id, kind, payload, at) in try rows.decode((Int64, String, String, Int64).self) {
-                    print(Self.line(id: id, kind: kind, payload: payload, at: at))
+                    emit(Self.line(id: id, kind: kind, payload: payload, at: at))
                 }
                 try await database.client.withConnection { connection in
                     try await connection.listen(on: "roomkeeper_im") { notifications in
@@ -47,7 +47,7 @@ struct IM: AsyncParsableCommand {
                                   case .number(let id)? = event["e"] else { continue }
                             let payload = event["p"].map { Frames.encode($0) } ?? "(too large for a notification; see im_events \(Int64(id)))"
                             let at = if case .number(let ms)? = event["at"] { Int64(ms) } else { Int64(Date().timeIntervalSince1970 * 1000) }
-                            print(Self.line(id: Int64(id), kind: event["k"].flatMap { if case .string(let k) = $0 { k } else { nil } } ?? "?", payload: payload, at: at))
+                            emit(Self.line(id: Int64(id), kind: event["k"].flatMap { if case .string(let k) = $0 { k } else { nil } } ?? "?", payload: payload, at: at))
                         }
                     }
                 }
@@ -69,4 +69,10 @@ struct IM: AsyncParsableCommand {
             return "\(time)  #\(id)  \(kind.padding(toLength: 8, withPad: " ", startingAt: 0))  \(payload)"
         }
     }
+}
+
+/// Writes a line at once (unbuffered), so a follower shows events as they
+/// happen, also into a pipe or a file.
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

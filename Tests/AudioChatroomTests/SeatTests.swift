@@ -15,7 +15,7 @@ import Testing
         let roomID: Int64
         let chatroom: String
         var base: String { fixture.base() }
-        var local: LocalIMProvider { fixture.server.tenants[0].im as! LocalIMProvider }
+        var local: LocalIMProvider { fixture.server.tenants[0].imAdapter(LocalIMProvider.self)! }
 
         static func open(_ fixture: AudioChatroomFixture, _ http: HTTP) async throws -> Room {
             let host = try #require(data(try await http.form("\(fixture.base())/user/get", ""))?["sid"]?.string)
@@ -154,7 +154,7 @@ import Testing
             let closed = try await member.next("closed")
             #expect(closed["chatroom"]?.string == chatroom)
             #expect(closed["ext"]?.string == #"{"type":1}"#)
-            #expect(try await (fixture.server.tenants[0].im as! LocalIMProvider).isOpen(chatroom) == false)
+            #expect(try await fixture.server.tenants[0].imAdapter(LocalIMProvider.self)!.isOpen(chatroom) == false)
             let shown = try await http.get("/admin/v1/tenants/\(fixture.server.id(0))/rooms/\(roomID)", key: fixture.server.operatorKey)
             #expect(shown.json["room"]?["closeReason"]?.string == "expired")
             try await member.close()

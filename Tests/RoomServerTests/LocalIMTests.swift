@@ -9,7 +9,7 @@ import Testing
 @Suite struct LocalIMTests {
     struct Setup {
         let fixture: ServerFixture
-        var local: LocalIMProvider { fixture.tenants[0].im as! LocalIMProvider }
+        var local: LocalIMProvider { fixture.tenants[0].imAdapter(LocalIMProvider.self)! }
 
         init() async throws {
             fixture = try await ServerFixture(clock: SystemClock())

@@ -26,7 +26,7 @@ public struct EngineFixture: Sendable {
     public var tenant: Tenant { tenants[0] }
 
     public func local(_ tenant: Tenant? = nil) -> LocalIMProvider {
-        (tenant ?? self.tenant).im as! LocalIMProvider
+        (tenant ?? self.tenant).imAdapter(LocalIMProvider.self)!
     }
 
     /// A room of the test plugin with an IM chatroom, as its create route makes it.

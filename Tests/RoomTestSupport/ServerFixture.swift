@@ -41,8 +41,20 @@ public struct ServerFixture: Sendable {
         return Roomkeeper(database: database, registry: registry, tenants: tenants.directory, clock: clock, options: options, logger: logger)
     }
 
-    public func live<T: Sendable>(_ body: @Sendable (HTTP) async throws -> T) async throws -> T {
-        try await server().buildApplication().test(.live) { client in try await body(HTTP(client: client)) }
+    /// Runs `body` against a live server on 127.0.0.1. A stage that hangs
+    /// (start, the test, shutdown) fails the test after 60 s, naming the stage.
+    public func live<T: Sendable>(_ body: @escaping @Sendable (HTTP) async throws -> T) async throws -> T {
+        let stages = StageLog()
+        let app = try server().buildApplication()
+        return try await withDeadline(60, { stages.current }) {
+            let value = try await app.test(.live) { client in
+                stages.enter("running the test body")
+                let value = try await body(HTTP(client: client))
+                stages.enter("shutting the server down")
+                return value
+            }
+            return value
+        }
     }
 
     public func id(_ index: Int) -> TenantID { tenants.ids[index] }

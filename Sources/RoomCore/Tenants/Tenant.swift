@@ -20,6 +20,13 @@ public struct Tenant: Sendable {
 
     public func plugin(_ id: String) -> EnabledPlugin? { plugins[id] }
 
+    /// The tenant's IM adapter as its concrete type, under the time limit
+    /// every call goes through (the local IM's own endpoint needs it).
+    public func imAdapter<Adapter: IMProvider>(_ type: Adapter.Type) -> Adapter? {
+        if let limited = im as? TimeLimitedIM { return limited.base as? Adapter }
+        return im as? Adapter
+    }
+
     /// Does `key` (as sent) match one of this tenant's admin keys?
     public func acceptsAdminKey(_ key: String) -> Bool {
         let digest = Secrets.sha256Hex(key)

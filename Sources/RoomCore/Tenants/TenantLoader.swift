@@ -80,8 +80,10 @@ public struct TenantLoader: Sendable {
     private func imProvider(_ providers: SettingsReader, tenant: TenantID) -> (any IMProvider)? {
         let im = providers.table("im")
         let kind = im.string("kind", default: "local")
-        guard providers.catalogKnows(kind, in: self.providers.imKinds, key: "im.kind") else { return nil }
-        return self.providers.makeIM(kind: kind, tenant: tenant, settings: im)
+        let timeout = im.duration("timeout", default: 5, in: 1...120)
+        guard providers.catalogKnows(kind, in: self.providers.imKinds, key: "im.kind"),
+              let adapter = self.providers.makeIM(kind: kind, tenant: tenant, settings: im) else { return nil }
+        return TimeLimitedIM(adapter, seconds: Double(timeout))
     }
 
     private func enabledPlugins(_ section: SettingsReader) -> [String: EnabledPlugin] {

@@ -58,7 +58,7 @@ extension LocalIMProvider {
 
     /// A client's chatroom text: refused while the chatroom is muted.
     public func sendText(_ chatroom: String, from: AccountID, text: String) async throws -> TextOutcome {
-        let payload = #"{"from":\#(JSONString(from)),"msgType":"text","body":\#(JSONString(text)),"persisted":true}"#
+        let payload = #"{"from":\#(JSONValue.literal(from)),"msgType":"text","body":\#(JSONValue.literal(text)),"persisted":true}"#
         let rows = try await database.query("""
             INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
             SELECT \(tenantID), chatroom_id, 'message', \(payload)::jsonb, \(clock.now())

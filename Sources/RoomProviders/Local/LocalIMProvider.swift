@@ -127,7 +127,7 @@ public struct LocalIMProvider: IMProvider {
 
     public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool) async throws {
         try await event(chatroom, kind: "message", payload: """
-            {"from":\(JSONString(from)),"msgType":\(JSONString(type)),"body":\(JSONString(body)),"persisted":\(persist)}
+            {"from":\(JSONValue.literal(from)),"msgType":\(JSONValue.literal(type)),"body":\(JSONValue.literal(body)),"persisted":\(persist)}
             """)
     }
 
@@ -203,9 +203,4 @@ public struct LocalIMProvider: IMProvider {
     private func requireOne(_ rows: [PostgresRow], _ chatroom: String) throws {
         guard !rows.isEmpty else { throw IMError.chatroomNotFound(chatroom) }
     }
-}
-
-/// A Swift string as a JSON string literal.
-func JSONString(_ value: String) -> String {
-    String(decoding: (try? JSONEncoder().encode(value)) ?? Data("\"\"".utf8), as: UTF8.self)
 }

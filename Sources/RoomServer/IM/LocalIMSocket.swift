@@ -25,7 +25,7 @@ struct LocalIMSocket: Sendable {
     func register(on router: Router<IMSocketContext>) {
         router.ws("t/:tenant/im/ws") { inbound, outbound, context in
             let tenantID = context.requestContext.parameters.get("tenant") ?? ""
-            guard let tenant = tenants[tenantID], let local = tenant.im as? LocalIMProvider else {
+            guard let tenant = tenants[tenantID], let local = tenant.imAdapter(LocalIMProvider.self) else {
                 try await outbound.close(Self.notServed, reason: "tenant \(tenantID) has no local IM")
                 return
             }

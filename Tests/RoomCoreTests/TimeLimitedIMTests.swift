@@ -1,0 +1,40 @@
+import Foundation
+import RoomCore
+import Testing
+
+@Suite struct TimeLimitedIMTests {
+    /// A vendor that never answers.
+    struct SilentVendor: IMProvider {
+        let kind = "silent"
+        func hang<T>() async throws -> T {
+            try await Task.sleep(for: .seconds(30))
+            throw IMError.unavailable(operation: "hang", detail: "unreachable")
+        }
+        func createAccount(_ account: IMAccount) async throws -> IMCredentials { try await hang() }
+        func refreshToken(accid: AccountID) async throws -> IMCredentials { try await hang() }
+        func createChatroom(name: String, creator: AccountID) async throws -> String { try await hang() }
+        func closeChatroom(_ chatroom: String, operator: AccountID, notifyExt: String?) async throws { try await hang() as Void }
+        func muteChatroom(_ chatroom: String, operator: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws { try await hang() as Void }
+        func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool { try await hang() }
+        func onlineCounts(_ chatrooms: [String]) async throws -> [String: Int] { try await hang() }
+        func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool) async throws { try await hang() as Void }
+        func sendNotification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool) async throws { try await hang() as Void }
+        func queuePut(_ chatroom: String, key: String, value: String, operator: AccountID) async throws { try await hang() as Void }
+        func queuePoll(_ chatroom: String, key: String) async throws -> String? { try await hang() }
+        func queueList(_ chatroom: String) async throws -> [IMQueueEntry] { try await hang() }
+        func queueDrop(_ chatroom: String) async throws { try await hang() as Void }
+    }
+
+    @Test func aSilentProviderFailsFastWithATimeoutNamingTheCall() async throws {
+        let limited = TimeLimitedIM(SilentVendor(), seconds: 0.2)
+        let started = ContinuousClock.now
+        await #expect(throws: IMError.timeout(operation: "isMember")) {
+            try await limited.isMember("a", of: "1")
+        }
+        await #expect(throws: IMError.timeout(operation: "closeChatroom")) {
+            try await limited.closeChatroom("1", operator: "a", notifyExt: nil)
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(IMError.timeout(operation: "x").isTransient, "the outbox retries a timeout")
+    }
+}
