@@ -116,12 +116,15 @@ public final class LocalIMHub: Service, Sendable {
         }
     }
 
-    /// Keeps this instance's connections counted as present.
+    /// Keeps this instance's connections counted as present, and drops what
+    /// retention no longer keeps (old events, delivered notifications,
+    /// connections of instances that died).
     private func heartbeat() async {
         while !Task.isCancelled {
             do { try await Task.sleep(for: heartbeatInterval) } catch { return }
             do {
                 try await database.query("UPDATE im_connections SET seen_at = \(clock.now()) WHERE instance_id = \(instanceID)")
+                try await LocalIMProvider.purge(database, now: clock.now())
             } catch {
                 logger.warning("local IM heartbeat failed", metadata: ["error": "\(error)"])
             }

@@ -1,0 +1,35 @@
+import Foundation
+import RoomCore
+import RoomProviders
+import RoomTestSupport
+import Testing
+
+@Suite struct LocalIMRetentionTests {
+    @Test func oldEventsDeliveredNotificationsAndDeadConnectionsGo() async throws {
+        let fixture = try await EngineFixture()
+        let local = fixture.local()
+        let chatroom = try await local.createChatroom(name: "hall", creator: "host")
+        let dead = UUID()
+        try await local.connect(dead, accid: "ghost", instance: "crashed")
+        try await local.sendChatroomMessage(chatroom, from: "host", type: "100", body: "{}", persist: false)
+        try await local.sendNotification(from: "host", to: "away", attach: "{}", storeOffline: true)
+        try await local.sendNotification(from: "host", to: "away", attach: "{}", storeOffline: false)
+
+        let count: @Sendable (String) async throws -> Int = { table in
+            try await fixture.count("SELECT count(*)::int FROM \(table) WHERE tenant_id = ANY($1)")
+        }
+        fixture.clock.advance(by: 2 * 3_600)
+        try await local.sendChatroomMessage(chatroom, from: "host", type: "100", body: "{}", persist: false)
+        _ = try await LocalIMProvider.purge(fixture.database, now: fixture.clock.now(), tenants: fixture.tenants.ids)
+        #expect(try await count("im_events") == 2, "events are kept a day")
+        #expect(try await count("im_notifications") == 1, "a live-only notice nobody took is gone after an hour; the stored one stays")
+        #expect(try await count("im_connections") == 0, "a connection unseen for an hour belonged to a dead instance")
+
+        fixture.clock.advance(by: 23 * 3_600)
+        _ = try await LocalIMProvider.purge(fixture.database, now: fixture.clock.now(), tenants: fixture.tenants.ids)
+        #expect(try await count("im_events") == 1, "the day-old event went, the newer one stays")
+        #expect(try await count("im_notifications") == 1, "stored notifications wait 30 days for their reader")
+        let open = try await local.isOpen(chatroom)
+        #expect(open, "current state is untouched")
+    }
+}
