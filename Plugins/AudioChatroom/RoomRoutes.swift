@@ -112,6 +112,6 @@ enum RoomRoutes {
     }
 
     static func thumbnail(_ room: Room) -> String {
-        JSONValue.parse(room.attributes)?["thumbnail"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? ""
+        JSONValue.parse(room.attributes)?["thumbnail"]?.string ?? ""
     }
 }

@@ -44,10 +44,10 @@ struct IM: AsyncParsableCommand {
                         for try await notification in notifications {
                             guard case .object(let event)? = JSONValue.parse(notification.payload),
                                   event["t"] == .string(tenant), event["c"] == .string(target),
-                                  case .number(let id)? = event["e"] else { continue }
-                            let payload = event["p"].map { Frames.encode($0) } ?? "(too large for a notification; see im_events \(Int64(id)))"
-                            let at = if case .number(let ms)? = event["at"] { Int64(ms) } else { Int64(Date().timeIntervalSince1970 * 1000) }
-                            emit(Self.line(id: Int64(id), kind: event["k"].flatMap { if case .string(let k) = $0 { k } else { nil } } ?? "?", payload: payload, at: at))
+                                  let id = event["e"]?.int64 else { continue }
+                            let payload = event["p"].map { Frames.encode($0) } ?? "(too large for a notification; see im_events \(id))"
+                            let at = event["at"]?.int64 ?? Int64(Date().timeIntervalSince1970 * 1000)
+                            emit(Self.line(id: id, kind: event["k"]?.string ?? "?", payload: payload, at: at))
                         }
                     }
                 }

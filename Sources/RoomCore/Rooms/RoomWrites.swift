@@ -101,7 +101,7 @@ struct RoomWrites {
     func event(_ room: Room, kind: String, actor: Actor, detail: [String: String] = [:], at: Date) async throws {
         try await connection.query("""
             INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-            VALUES (\(room.tenantID), \(room.id), \(at), \(kind), \(actor.description), \(JSONText.object(detail))::jsonb)
+            VALUES (\(room.tenantID), \(room.id), \(at), \(kind), \(actor.description), \(JSONValue.object(detail.mapValues(JSONValue.string)).jsonText)::jsonb)
             """, logger: logger)
     }
 
@@ -110,20 +110,12 @@ struct RoomWrites {
         guard !rooms.isEmpty else { return }
         try await connection.query("""
             INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-            SELECT t, r, \(at), \(kind), \(actor.description), \(JSONText.object(detail))::jsonb
+            SELECT t, r, \(at), \(kind), \(actor.description), \(JSONValue.object(detail.mapValues(JSONValue.string)).jsonText)::jsonb
             FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, r)
             """, logger: logger)
     }
 
     func enqueue(_ messages: [OutboxMessage], tenantID: TenantID, now: Date) async throws {
         try await OutboxStore.enqueue(messages, tenantID: tenantID, now: now, on: connection, logger: logger)
-    }
-}
-
-enum JSONText {
-    /// A flat JSON object of strings.
-    static func object(_ fields: [String: String]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }

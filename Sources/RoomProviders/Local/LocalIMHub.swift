@@ -201,12 +201,12 @@ enum Notice: Sendable {
     case notification(TenantID, id: Int64, to: AccountID)
 
     init?(_ payload: String) {
-        guard case .object(let object)? = JSONValue.parse(payload), let tenant = object["t"]?.text else { return nil }
-        if let id = object["n"]?.integer, let to = object["to"]?.text {
+        guard case .object(let object)? = JSONValue.parse(payload), let tenant = object["t"]?.string else { return nil }
+        if let id = object["n"]?.int64, let to = object["to"]?.string {
             self = .notification(tenant, id: id, to: to)
-        } else if let chatroom = object["c"]?.text, let id = object["e"]?.integer {
-            self = .event(ChatroomEvent(tenantID: tenant, chatroom: chatroom, id: id, kind: object["k"]?.text ?? "",
-                                        payload: object["p"], at: object["at"]?.integer ?? 0))
+        } else if let chatroom = object["c"]?.string, let id = object["e"]?.int64 {
+            self = .event(ChatroomEvent(tenantID: tenant, chatroom: chatroom, id: id, kind: object["k"]?.string ?? "",
+                                        payload: object["p"], at: object["at"]?.int64 ?? 0))
         } else {
             return nil
         }
@@ -243,17 +243,5 @@ public enum Frames {
 
     public static func error(_ code: String, _ message: String) -> String {
         encode(.object(["type": .string("error"), "code": .string(code), "message": .string(message)]))
-    }
-}
-
-extension JSONValue {
-    var text: String? {
-        if case .string(let string) = self { return string }
-        return nil
-    }
-
-    var integer: Int64? {
-        if case .number(let number) = self { return Int64(exactly: number) }
-        return nil
     }
 }

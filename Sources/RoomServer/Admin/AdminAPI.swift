@@ -35,7 +35,9 @@ struct AdminAPI: Sendable {
             case .applied(let count):
                 return ReloadDTO(applied: true, tenants: count)
             case .rejected(let failure):
-                throw ReloadRejected(issues: failure.issues.map(\.description))
+                throw Problem(.unprocessableContent, code: "invalid_tenants",
+                              detail: "the tenant files are invalid; the previous tenants stay in force",
+                              issues: failure.issues.map(\.description))
             }
         }
         admin.get("plugins") { _, _ -> Page<PluginDTO> in
@@ -58,26 +60,4 @@ struct PluginDTO: Encodable {
     let defaultRoomTTLSeconds: Int
     let defaultCapacity: Int
     let routes: [String]
-}
-
-/// 422 with every issue: the previous tenants stay in force.
-struct ReloadRejected: HTTPResponseError {
-    let issues: [String]
-    var status: HTTPResponse.Status { .unprocessableContent }
-
-    struct Body: Encodable {
-        let type = "https://roomkeeper.dev/problems/invalid_tenants"
-        let title = "Unprocessable Content"
-        let status = 422
-        let code = "invalid_tenants"
-        let detail = "the tenant files are invalid; the previous tenants stay in force"
-        let issues: [String]
-    }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/problem+json"
-        let data = try JSONEncoder().encode(Body(issues: issues))
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
 }

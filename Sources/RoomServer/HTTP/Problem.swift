@@ -10,12 +10,15 @@ public struct Problem: HTTPResponseError, Sendable {
     public var code: String
     public var detail: String
     public var field: String?
+    /// Every problem found, when there are several (an invalid tenant set).
+    public var issues: [String]?
 
-    public init(_ status: HTTPResponse.Status, code: String, detail: String, field: String? = nil) {
+    public init(_ status: HTTPResponse.Status, code: String, detail: String, field: String? = nil, issues: [String]? = nil) {
         self.status = status
         self.code = code
         self.detail = detail
         self.field = field
+        self.issues = issues
     }
 
     struct Body: Encodable {
@@ -25,10 +28,11 @@ public struct Problem: HTTPResponseError, Sendable {
         let detail: String
         let code: String
         let field: String?
+        let issues: [String]?
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = Body(type: "https://roomkeeper.dev/problems/\(code)", title: status.reasonPhrase, status: status.code, detail: detail, code: code, field: field)
+        let body = Body(type: "https://roomkeeper.dev/problems/\(code)", title: status.reasonPhrase, status: status.code, detail: detail, code: code, field: field, issues: issues)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(body)
