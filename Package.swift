@@ -51,6 +51,11 @@ let package = Package(
             path: "Plugins/AudioChatroom"
         ),
         .target(
+            name: "SealMic",
+            dependencies: ["RoomCore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Plugins/SealMic"
+        ),
+        .target(
             name: "RoomServer",
             dependencies: [
                 "RoomCore", "RoomProviders",
@@ -68,7 +73,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .target(name: "RoomkeeperBuild", dependencies: ["RoomCore", "RoomProviders", "AudioChatroom"]),
+        .target(name: "RoomkeeperBuild", dependencies: ["RoomCore", "RoomProviders", "AudioChatroom", "SealMic"]),
         .executableTarget(
             name: "roomkeeper",
             dependencies: [
@@ -100,6 +105,14 @@ let package = Package(
             name: "AudioChatroomTests",
             dependencies: [
                 "AudioChatroom", "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ]
+        ),
+        .testTarget(
+            name: "SealMicTests",
+            dependencies: [
+                "SealMic", "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

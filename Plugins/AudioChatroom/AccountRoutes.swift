@@ -33,7 +33,3 @@ enum AccountRoutes {
         },
     ]
 }
-
-extension Date {
-    var epochMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-}

@@ -50,10 +50,9 @@ enum RoomRoutes {
             for earlier in try await engine.store.rooms(call.tenant.id, .init(state: "open", pluginID: pluginID, owner: account.accid, limit: 100)) {
                 _ = try? await engine.dissolve(earlier.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
             }
-            let chatroom = try await call.tenant.im.createChatroom(name: name, creator: account.accid)
             let thumbnail = call.settings.thumbnails.randomElement() ?? ""
-            let room = try await engine.create(
-                NewRoom(pluginID: pluginID, name: name, owner: account.accid, imChatroomID: chatroom,
+            let room = try await engine.createWithChatroom(
+                NewRoom(pluginID: pluginID, name: name, owner: account.accid,
                         attributes: JSONValue.object(["thumbnail": .string(thumbnail)]).jsonText),
                 in: call.tenant, by: .account(account.accid))
             return Created(roomId: room.id, creator: room.owner, name: room.name, thumbnail: thumbnail, createTime: room.createdAt.epochMilliseconds)

@@ -1,12 +1,13 @@
 import AudioChatroom
 import RoomCore
 import RoomProviders
+import SealMic
 
 /// The one place concrete plugins and providers meet: what this build
 /// serves. The executable and the tests of the example tenants read it.
 public enum Build {
-    /// Scenario plugins land here as they are implemented (sealmic, music-lesson, live-quiz, headset-live to come).
-    public static let plugins = PluginRegistry([AnyRoomPlugin(AudioChatroomPlugin())])
+    /// Scenario plugins land here as they are implemented (music-lesson, live-quiz, headset-live to come).
+    public static let plugins = PluginRegistry([AnyRoomPlugin(AudioChatroomPlugin()), AnyRoomPlugin(SealMicPlugin())])
 
     /// Schema folders of the providers, applied after core and before the plugins'.
     public static let extraSchemaFolders = StandardProviderCatalog.schemaFolders

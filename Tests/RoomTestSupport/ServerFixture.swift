@@ -72,8 +72,11 @@ public struct HTTP: Sendable {
         public var json: JSONValue { JSONValue.parse(text) ?? .null }
     }
 
-    public func request(_ method: HTTPRequest.Method, _ path: String, key: String? = nil, json: String? = nil, form: String? = nil, contentType: String? = nil) async throws -> Answer {
-        var headers = HTTPFields()
+    public func request(
+        _ method: HTTPRequest.Method, _ path: String, key: String? = nil, json: String? = nil, form: String? = nil, contentType: String? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> Answer {
+        var headers = extra
         if let key { headers[.authorization] = "Bearer \(key)" }
         if json != nil { headers[.contentType] = "application/json" }
         if form != nil { headers[.contentType] = contentType ?? "application/x-www-form-urlencoded;charset=utf-8" }

@@ -48,6 +48,7 @@ public struct AnyRoomPlugin: Sendable {
         let tenantID: TenantID
         let settings: any Sendable
         let now: Date
+        let actor: Actor
         let logger: Logger
     }
 
@@ -56,7 +57,7 @@ public struct AnyRoomPlugin: Sendable {
     public init<Plugin: RoomPlugin>(_ plugin: Plugin) {
         @Sendable func typed(_ hook: ErasedHook) throws -> HookContext<Plugin.Settings> {
             guard let settings = hook.settings as? Plugin.Settings else { throw SettingsMismatch() }
-            return HookContext(connection: hook.connection, tenantID: hook.tenantID, settings: settings, now: hook.now, logger: hook.logger)
+            return HookContext(connection: hook.connection, tenantID: hook.tenantID, settings: settings, now: hook.now, actor: hook.actor, logger: hook.logger)
         }
         id = plugin.id
         wire = plugin.wire

@@ -57,5 +57,7 @@ public struct HookContext<Settings: Sendable> {
     public let tenantID: TenantID
     public let settings: Settings
     public let now: Date
+    /// Who asked for the transition (a host taking someone out, the sweeper, …).
+    public let actor: Actor
     public let logger: Logger
 }

@@ -9,8 +9,9 @@ public protocol IMProvider: Sendable {
     func createAccount(_ account: IMAccount) async throws -> IMCredentials
     func refreshToken(accid: AccountID) async throws -> IMCredentials
 
-    /// Returns the provider's chatroom id.
-    func createChatroom(name: String, creator: AccountID) async throws -> String
+    /// Returns the provider's chatroom id: `id` where the provider lets the
+    /// caller choose (local, RongCloud), its own otherwise (NetEase).
+    func createChatroom(name: String, creator: AccountID, id: String?) async throws -> String
     /// Closes a chatroom; members receive `notifyExt` (e.g. `{"type":1}`) with the close event.
     func closeChatroom(_ chatroom: String, operator: AccountID, notifyExt: String?) async throws
     func muteChatroom(_ chatroom: String, operator: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws
@@ -30,6 +31,13 @@ public protocol IMProvider: Sendable {
     func queuePoll(_ chatroom: String, key: String) async throws -> String?
     func queueList(_ chatroom: String) async throws -> [IMQueueEntry]
     func queueDrop(_ chatroom: String) async throws
+}
+
+extension IMProvider {
+    /// A chatroom whose id the provider picks.
+    public func createChatroom(name: String, creator: AccountID) async throws -> String {
+        try await createChatroom(name: name, creator: creator, id: nil)
+    }
 }
 
 public struct IMAccount: Sendable, Equatable {

@@ -30,8 +30,8 @@ public struct TimeLimitedIM: IMProvider {
         try await limited("refreshToken") { try await base.refreshToken(accid: accid) }
     }
 
-    public func createChatroom(name: String, creator: AccountID) async throws -> String {
-        try await limited("createChatroom") { try await base.createChatroom(name: name, creator: creator) }
+    public func createChatroom(name: String, creator: AccountID, id: String?) async throws -> String {
+        try await limited("createChatroom") { try await base.createChatroom(name: name, creator: creator, id: id) }
     }
 
     public func closeChatroom(_ chatroom: String, operator op: AccountID, notifyExt: String?) async throws {

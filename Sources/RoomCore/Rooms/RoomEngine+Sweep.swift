@@ -78,7 +78,7 @@ extension RoomEngine {
             let messages: [OutboxMessage]
             do {
                 let (plugin, settings) = try pluginAndSettings(key.tenantID, key.pluginID)
-                let hook = AnyRoomPlugin.ErasedHook(connection: connection, tenantID: key.tenantID, settings: settings, now: now, logger: database.logger)
+                let hook = AnyRoomPlugin.ErasedHook(connection: connection, tenantID: key.tenantID, settings: settings, now: now, actor: .system, logger: database.logger)
                 messages = try await plugin.closing(rooms, reason, hook)
             } catch RoomError.pluginNotEnabled {
                 // A plugin this build no longer has: the rooms still close.

@@ -45,12 +45,42 @@ public struct RoomEngine: Sendable {
             if let reservation = room.reservation {
                 try await writes.event(room, kind: "reserved", actor: actor, detail: ["accounts": reservation.accounts.joined(separator: ",")], at: now)
             }
-            let hook = AnyRoomPlugin.ErasedHook(connection: connection, tenantID: tenant.id, settings: enabled.settings, now: now, logger: database.logger)
+            if spec.ownerJoins {
+                try await writes.join(room, room.owner, role: "owner", claimsReservation: false, now: now)
+                try await writes.event(room, kind: "joined", actor: actor, detail: ["role": "owner"], at: now)
+            }
+            let hook = AnyRoomPlugin.ErasedHook(connection: connection, tenantID: tenant.id, settings: enabled.settings, now: now, actor: actor, logger: database.logger)
             try await writes.enqueue(try await enabled.plugin.created(room, hook), tenantID: tenant.id, now: now)
             return room
         }
         Self.transitions.increment(kind: "created", plugin: room.pluginID)
         return room
+    }
+
+    /// A room with an IM chatroom of the same id: the shipped apps enter the
+    /// IM chatroom by the room id the server gave them. A provider that picks
+    /// its own ids (NetEase) keeps them in `imChatroomID`. If the room cannot
+    /// be created, the chatroom is closed again.
+    public func createWithChatroom(_ spec: NewRoom, in tenant: Tenant, by actor: Actor) async throws -> Room {
+        var spec = spec
+        let roomID = try await allocateRoomID()
+        spec.id = roomID
+        spec.imChatroomID = try await tenant.im.createChatroom(name: spec.name, creator: spec.owner, id: String(roomID))
+        do {
+            return try await create(spec, in: tenant, by: actor)
+        } catch {
+            if let chatroom = spec.imChatroomID {
+                try? await tenant.im.closeChatroom(chatroom, operator: spec.owner, notifyExt: nil)
+            }
+            throw error
+        }
+    }
+
+    /// Takes a room id before the room exists (see `NewRoom.id`).
+    public func allocateRoomID() async throws -> RoomID {
+        let rows = try await database.query("SELECT nextval('room_ids')")
+        for id in try rows.decode(Int64.self) { return id }
+        throw RoomError.invalid(field: "id", reason: "no room id could be allocated")
     }
 
     // MARK: transitions on one room
@@ -88,10 +118,13 @@ public struct RoomEngine: Sendable {
         return .alreadyJoined(try await requireRoom(roomID, in: tenant, pluginID: pluginID))
     }
 
-    public func leave(_ roomID: RoomID, account: AccountID, in tenant: Tenant, pluginID: String?) async throws {
-        _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .leave(account)) { writes, room, _, hook in
+    /// The account leaves; `actor` is someone else when they take it out (a
+    /// host's kick that does not ban), and plugins see who in the hook.
+    public func leave(_ roomID: RoomID, account: AccountID, by actor: Actor? = nil, in tenant: Tenant, pluginID: String?) async throws {
+        let actor = actor ?? .account(account)
+        _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, actor: actor, .leave(account)) { writes, room, _, hook in
             try await writes.removeMember(room, account, status: .left, wasJoined: true, now: hook.now)
-            try await writes.event(room, kind: "left", actor: .account(account), at: hook.now)
+            try await writes.event(room, kind: "left", actor: actor, at: hook.now)
             return try await hook.plugin.left(account, room, hook.erased)
         }
     }
@@ -143,7 +176,7 @@ public struct RoomEngine: Sendable {
 
     /// Lock, decide, apply, enqueue: one transaction. Returns the room as it is after.
     private func transition(
-        _ roomID: RoomID, in tenant: Tenant, pluginID: String?, account: AccountID?, _ command: RoomLifecycle.Command,
+        _ roomID: RoomID, in tenant: Tenant, pluginID: String?, account: AccountID?, actor: Actor? = nil, _ command: RoomLifecycle.Command,
         apply: (RoomWrites, Room, RoomLifecycle.Transition, Hook) async throws -> [OutboxMessage]
     ) async throws -> Room {
         let now = clock.now()
@@ -152,7 +185,7 @@ public struct RoomEngine: Sendable {
             guard let snapshot = try await writes.lockSnapshot(tenant.id, roomID, account: account),
                   pluginID == nil || snapshot.room.pluginID == pluginID else { throw RoomError.notFound }
             let decision = try RoomLifecycle.decide(command, on: snapshot, now: now).get()
-            let hook = try hook(for: snapshot, connection: connection, now: now)
+            let hook = try hook(for: snapshot, connection: connection, now: now, actor: actor ?? Self.actor(of: command))
             let messages = try await apply(writes, snapshot.room, decision, hook)
             try await writes.enqueue(messages, tenantID: tenant.id, now: now)
             return Self.name(of: decision)
@@ -161,11 +194,11 @@ public struct RoomEngine: Sendable {
         return try await requireRoom(roomID, in: tenant, pluginID: nil)
     }
 
-    private func hook(for snapshot: RoomLifecycle.Snapshot, connection: PostgresConnection, now: Date) throws -> Hook {
+    private func hook(for snapshot: RoomLifecycle.Snapshot, connection: PostgresConnection, now: Date, actor: Actor) throws -> Hook {
         let (plugin, settings) = try pluginAndSettings(snapshot.room.tenantID, snapshot.room.pluginID)
         return Hook(
             plugin: plugin,
-            erased: .init(connection: connection, tenantID: snapshot.room.tenantID, settings: settings, now: now, logger: database.logger),
+            erased: .init(connection: connection, tenantID: snapshot.room.tenantID, settings: settings, now: now, actor: actor, logger: database.logger),
             snapshot: snapshot)
     }
 
@@ -187,6 +220,15 @@ public struct RoomEngine: Sendable {
     private func requireRoom(_ roomID: RoomID, in tenant: Tenant, pluginID: String?) async throws -> Room {
         guard let room = try await store.room(tenant.id, roomID), pluginID == nil || room.pluginID == pluginID else { throw RoomError.notFound }
         return room
+    }
+
+    /// Who asks for `command` when the caller does not say.
+    static func actor(of command: RoomLifecycle.Command) -> Actor {
+        switch command {
+        case .join(let account, _), .leave(let account): .account(account)
+        case .ban(_, let actor), .reserve(_, _, _, let actor), .dissolve(let actor), .extend(_, let actor): actor
+        case .expire, .lapse: .system
+        }
     }
 
     static func name(of transition: RoomLifecycle.Transition) -> String {

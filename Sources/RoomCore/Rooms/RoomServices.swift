@@ -7,8 +7,11 @@ public struct RoomServices: Sendable {
     public let engine: RoomEngine
     public let tenants: TenantDirectory
     public let outboxSignal: OutboxSignal
+    /// Signs client tokens; the key lives in the database.
+    public let tokenKeys: TokenKeyring
 
-    public init(database: Database, clock: any RoomClock, engine: RoomEngine, tenants: TenantDirectory, outboxSignal: OutboxSignal = OutboxSignal()) {
+    public init(database: Database, clock: any RoomClock, engine: RoomEngine, tenants: TenantDirectory, outboxSignal: OutboxSignal = OutboxSignal(), tokenKeys: TokenKeyring = TokenKeyring()) {
+        self.tokenKeys = tokenKeys
         self.database = database
         self.clock = clock
         self.engine = engine

@@ -49,6 +49,17 @@ public struct RoomStore: Sendable {
         return try RoomRows.all(rows)
     }
 
+    /// A plugin's open rooms not past their TTL, newest first, with how many
+    /// members each has joined.
+    public func openRooms(_ tenantID: TenantID, pluginID: String, now: Date, limit: Int) async throws -> [(room: Room, joinedCount: Int)] {
+        let rows = try await database.query("""
+            SELECT \(unescaped: RoomRows.columns), joined_count FROM rooms
+            WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = 'open' AND expires_at > \(now)
+            ORDER BY room_id DESC LIMIT \(limit)
+            """)
+        return try rows.map { row in (try RoomRows.decode(row), try row.makeRandomAccess()["joined_count"].decode(Int.self)) }
+    }
+
     public func count(_ tenantID: TenantID, pluginID: String, state: String) async throws -> Int {
         let rows = try await database.query("""
             SELECT count(*)::int FROM rooms WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = \(state)

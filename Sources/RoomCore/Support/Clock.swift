@@ -27,3 +27,8 @@ public final class ManualClock: RoomClock {
         current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 }
+
+extension Date {
+    /// Epoch milliseconds, as every shipped app reads times.
+    public var epochMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+}

@@ -51,13 +51,15 @@ public struct LocalIMProvider: IMProvider {
         return false
     }
 
-    public func createChatroom(name: String, creator: AccountID) async throws -> String {
+    public func createChatroom(name: String, creator: AccountID, id: String?) async throws -> String {
         let rows = try await database.query("""
             INSERT INTO im_chatrooms (tenant_id, chatroom_id, name, creator, created_at)
-            VALUES (\(tenantID), nextval('im_chatroom_ids')::text, \(name), \(creator), \(clock.now()))
+            VALUES (\(tenantID), coalesce(\(id), 'c' || nextval('im_chatroom_ids')), \(name), \(creator), \(clock.now()))
+            ON CONFLICT DO NOTHING
             RETURNING chatroom_id
             """)
         for id in try rows.decode(String.self) { return id }
+        if let id { throw IMError.rejected(operation: "createChatroom", code: 409, message: "chatroom \(id) exists") }
         throw IMError.unavailable(operation: "createChatroom", detail: "no id returned")
     }
 

@@ -19,6 +19,18 @@ struct AdminAPI: Sendable {
         registerTenantRoutes(admin)
         registerRoomRoutes(admin.group("tenants/:tenant/rooms"))
         registerOutboxRoutes(admin.group("tenants/:tenant"))
+        registerAccountRoutes(admin.group("tenants/:tenant/accounts"))
+    }
+
+    /// Revocation: every session (sid, SealMic authorization) of an account ends now.
+    private func registerAccountRoutes(_ accounts: RouterGroup<RoomRequestContext>) {
+        accounts.post(":accid/sessions/revoke") { _, context -> RevokedDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            let accid = try context.parameters.require("accid")
+            let store = AccountStore(database: services.database, clock: services.clock)
+            guard try await store.account(tenant.id, accid) != nil else { throw Problem.notFound("no account \(accid)") }
+            return RevokedDTO(revoked: try await store.revokeAll(tenant.id, accid: accid))
+        }
     }
 
     private func registerTenantRoutes(_ admin: RouterGroup<RoomRequestContext>) {
@@ -47,6 +59,10 @@ struct AdminAPI: Sendable {
             }, nextCursor: nil)
         }
     }
+}
+
+struct RevokedDTO: ResponseEncodable {
+    let revoked: Int
 }
 
 struct ReloadDTO: ResponseEncodable {

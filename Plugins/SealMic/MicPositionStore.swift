@@ -1,0 +1,53 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RoomCore
+
+/// The mic position rows of one room, on the caller's transaction.
+struct MicPositionStore {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func create(_ room: Room, count: Int, now: Date) async throws {
+        try await connection.query("""
+            INSERT INTO sealmic_mic_positions (tenant_id, room_id, position, updated_at)
+            SELECT \(room.tenantID), \(room.id), i, \(now) FROM generate_series(0, \(count - 1)) AS i
+            """, logger: logger)
+    }
+
+    /// Every position of the room, locked for this transaction (in position
+    /// order, so two operations never lock in opposite orders).
+    func lockAll(_ tenantID: TenantID, _ roomID: RoomID) async throws -> [MicPosition] {
+        let rows = try await connection.query("""
+            SELECT position, user_id, locked, muted FROM sealmic_mic_positions
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY position FOR UPDATE
+            """, logger: logger).collect()
+        return try rows.decode((Int, String?, Bool, Bool).self).map {
+            MicPosition(position: $0, holder: $1, locked: $2, muted: $3)
+        }
+    }
+
+    /// In the order given: a move frees its old position before taking the new one.
+    func save(_ positions: [MicPosition], _ tenantID: TenantID, _ roomID: RoomID, now: Date) async throws {
+        for position in positions {
+            try await connection.query("""
+                UPDATE sealmic_mic_positions SET user_id = \(position.holder), locked = \(position.locked),
+                       muted = \(position.muted), updated_at = \(now)
+                WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND position = \(position.position)
+                """, logger: logger)
+        }
+    }
+
+    /// The room's state, shared-locked so a close waits for this change
+    /// (and this change sees a close that came first), and whether each of
+    /// `accounts` is in the room now.
+    func lockRoom(_ tenantID: TenantID, _ roomID: RoomID, members accounts: [AccountID], now: Date) async throws -> (open: Bool, joined: Set<AccountID>)? {
+        let rows = try await connection.query("""
+            SELECT state = 'open' AND expires_at > \(now),
+                   ARRAY(SELECT accid FROM room_members m WHERE m.tenant_id = r.tenant_id AND m.room_id = r.room_id
+                          AND m.status = 'joined' AND m.accid = ANY(\(accounts)))
+            FROM rooms r WHERE tenant_id = \(tenantID) AND room_id = \(roomID) FOR SHARE
+            """, logger: logger).collect()
+        return try rows.decode((Bool, [String]).self).first.map { ($0, Set($1)) }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import RoomCore
+
+/// `/room/create`, `/room/list`, `/room/detail`, `/room/join`, `/room/leave`,
+/// `/room/destroy`, `/room/member/list`, `/room/background`.
+enum RoomRoutes {
+    typealias Settings = SealMicPlugin.Settings
+    static let pluginID = SealMicPlugin.pluginID
+
+    static let routes: [ClientRoute<Settings>] = [
+        ClientRoute("/room/create") { call in
+            let account = try await SealMicAuth.account(call)
+            let subject = try call.parameters.required("subject").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard (1...64).contains(subject.count) else { throw ParameterError(field: "subject", reason: "must be 1-64 characters") }
+            let roomType = try call.parameters.int("roomType", default: call.parameters.int("type", default: 0, in: 0...1_000), in: 0...1_000)
+            // Fail fast before any IM call; the creation hook enforces the limit exactly.
+            let open = try await call.services.engine.store.count(call.tenant.id, pluginID: pluginID, state: "open")
+            guard open < call.settings.maxRooms else {
+                throw ClientError(code: SealMicCode.tooManyRooms, message: "the tenant already has \(call.settings.maxRooms) open rooms")
+            }
+            let room = try await call.services.engine.createWithChatroom(
+                NewRoom(pluginID: pluginID, name: subject, owner: account.accid,
+                        attributes: JSONValue.object(["roomType": .number(Double(roomType)), "bgId": .number(0)]).jsonText,
+                        ownerJoins: true),
+                in: call.tenant, by: .account(account.accid))
+            return SealMicReads.Summary(room, memberCount: 1)
+        },
+
+        ClientRoute("/room/list", methods: [.get, .post]) { call in
+            _ = try await SealMicAuth.account(call)
+            return try await SealMicReads(call).openRooms(limit: call.settings.maxRooms)
+        },
+
+        ClientRoute("/room/detail", methods: [.get, .post]) { call in
+            _ = try await SealMicAuth.account(call)
+            return try await SealMicReads(call).detail(try await openRoom(call))
+        },
+
+        /// After entering the room's IM chatroom (the seed's order; checked
+        /// with the IM provider unless the tenant turns `joinRequiresIM` off).
+        ClientRoute("/room/join") { call in
+            let account = try await SealMicAuth.account(call)
+            let room = try await openRoom(call)
+            _ = try await call.services.engine.join(room.id, account: account.accid, role: "listener", in: call.tenant, pluginID: pluginID)
+            call.services.wakeOutbox()
+            return try await SealMicReads(call).detail(room)
+        },
+
+        /// The host leaving ends the room for everyone (the seed).
+        ClientRoute("/room/leave") { call in
+            let account = try await SealMicAuth.account(call)
+            let room = try await openRoom(call)
+            if account.accid == room.owner {
+                _ = try await call.services.engine.dissolve(room.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+            } else {
+                try await call.services.engine.leave(room.id, account: account.accid, in: call.tenant, pluginID: pluginID)
+            }
+            call.services.wakeOutbox()
+            return true
+        },
+
+        ClientRoute("/room/destroy") { call in
+            let account = try await SealMicAuth.account(call)
+            let room = try await openRoom(call)
+            _ = try await call.services.engine.dissolve(room.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+            call.services.wakeOutbox()
+            return true
+        },
+
+        ClientRoute("/room/member/list", methods: [.get, .post]) { call in
+            let account = try await SealMicAuth.account(call)
+            let room = try await openRoom(call)
+            let reads = SealMicReads(call)
+            let members = try await reads.members(room)
+            guard members.contains(where: { $0.userId == account.accid }) else {
+                throw ClientError(code: SealMicCode.notInRoom, message: "you are not in this room; call /room/join")
+            }
+            return members
+        },
+
+        ClientRoute("/room/background") { call in
+            let account = try await SealMicAuth.account(call)
+            let room = try await openRoom(call)
+            guard let bgId = try call.parameters.int64("bgId") else { throw ParameterError(field: "bgId", reason: "is required") }
+            guard (0...1_000).contains(bgId) else { throw ParameterError(field: "bgId", reason: "must be between 0 and 1000") }
+            guard account.accid == room.owner else {
+                throw ClientError(code: SealMicCode.accessDenied, message: "only the room's host may change its background")
+            }
+            try await SealMicReads(call).setBackground(Int(bgId), room: room, by: account.accid)
+            call.services.wakeOutbox()
+            return true
+        },
+    ]
+
+    /// The room named by `roomId`, if it is a SealMic room of this tenant
+    /// that is open and not past its TTL.
+    static func openRoom(_ call: ClientCall<Settings>) async throws -> Room {
+        let text = try call.parameters.required("roomId")
+        let missing = ClientError(code: SealMicCode.roomNotFound, message: "room \(text) does not exist")
+        guard let roomID = RoomID(text) else { throw missing }
+        guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), room.pluginID == pluginID,
+              room.isOpen, room.expiresAt > call.services.clock.now() else { throw missing }
+        return room
+    }
+}

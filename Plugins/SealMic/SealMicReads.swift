@@ -1,0 +1,115 @@
+import Foundation
+import PostgresNIO
+import RoomCore
+
+/// What SealMic clients read about rooms, in the original's shapes (times
+/// in epoch milliseconds), and the background, the one room attribute
+/// clients change.
+struct SealMicReads {
+    let call: ClientCall<SealMicPlugin.Settings>
+    init(_ call: ClientCall<SealMicPlugin.Settings>) { self.call = call }
+
+    var database: Database { call.services.database }
+    var tenantID: TenantID { call.tenant.id }
+
+    /// Roles as the clients number them.
+    enum Role: Int { case host = 1, onMic = 2, listener = 3 }
+
+    struct Summary: Encodable, Sendable {
+        let roomId: String
+        let createDt: Int64
+        let memCount: Int
+        let creatorUserId: String
+        let subject: String
+        let roomType: Int
+        let bgId: Int
+
+        init(_ room: Room, memberCount: Int) {
+            let attributes = JSONValue.parse(room.attributes)
+            roomId = SealMicMessages.wireID(room)
+            createDt = room.createdAt.epochMilliseconds
+            memCount = memberCount
+            creatorUserId = room.owner
+            subject = room.name
+            roomType = attributes?["roomType"]?.int64.map(Int.init) ?? 0
+            bgId = attributes?["bgId"]?.int64.map(Int.init) ?? 0
+        }
+    }
+
+    struct Member: Encodable, Sendable {
+        let userId: String
+        let joinDt: Int64
+        let role: Int
+    }
+
+    struct Position: Encodable, Sendable {
+        let userId: String?
+        let joinDt: Int64?
+        let role: Int
+        let state: Int
+        let position: Int
+    }
+
+    /// The summary's fields, then the positions and the audience.
+    struct Detail: Encodable, Sendable {
+        let summary: Summary
+        let micPositions: [Position]
+        let audiences: [Member]
+
+        enum Keys: String, CodingKey { case micPositions, audiences }
+
+        func encode(to encoder: any Encoder) throws {
+            try summary.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(micPositions, forKey: .micPositions)
+            try container.encode(audiences, forKey: .audiences)
+        }
+    }
+
+    /// Open rooms, newest first.
+    func openRooms(limit: Int) async throws -> [Summary] {
+        try await call.services.engine.store.openRooms(tenantID, pluginID: SealMicPlugin.pluginID, now: call.services.clock.now(), limit: limit)
+            .map { Summary($0.room, memberCount: $0.joinedCount) }
+    }
+
+    func members(_ room: Room) async throws -> [Member] {
+        let seated = Set(try await positions(room).compactMap(\.holder))
+        return try await call.services.engine.store.members(tenantID, room.id).filter { $0.status == .joined }.map { member in
+            let role: Role = member.accid == room.owner ? .host : seated.contains(member.accid) ? .onMic : .listener
+            return Member(userId: member.accid, joinDt: member.joinedAt.epochMilliseconds, role: role.rawValue)
+        }
+    }
+
+    func detail(_ room: Room) async throws -> Detail {
+        let members = try await members(room)
+        let joined = Dictionary(members.map { ($0.userId, $0.joinDt) }, uniquingKeysWith: { first, _ in first })
+        return Detail(
+            summary: Summary(room, memberCount: members.count),
+            micPositions: try await positions(room).map { position in
+                Position(userId: position.holder, joinDt: position.holder.flatMap { joined[$0] },
+                         role: position.holder == nil ? 0 : Role.onMic.rawValue, state: position.state, position: position.position)
+            },
+            audiences: members)
+    }
+
+    func positions(_ room: Room) async throws -> [MicPosition] {
+        let rows = try await database.query("""
+            SELECT position, user_id, locked, muted FROM sealmic_mic_positions
+            WHERE tenant_id = \(tenantID) AND room_id = \(room.id) ORDER BY position
+            """)
+        return try rows.decode((Int, String?, Bool, Bool).self).map { MicPosition(position: $0, holder: $1, locked: $2, muted: $3) }
+    }
+
+    /// Saves the background and tells the room, in one transaction.
+    func setBackground(_ bgId: Int, room: Room, by host: AccountID) async throws {
+        let now = call.services.clock.now()
+        try await database.transaction { connection in
+            let rows = try await connection.query("""
+                UPDATE rooms SET attributes = attributes || jsonb_build_object('bgId', \(bgId)::int), version = version + 1
+                WHERE tenant_id = \(tenantID) AND room_id = \(room.id) AND state = 'open' RETURNING 1
+                """, logger: call.logger).collect()
+            guard !rows.isEmpty else { throw ClientError(code: SealMicCode.roomNotFound, message: "room \(SealMicMessages.wireID(room)) does not exist") }
+            try await OutboxStore.enqueue([SealMicMessages.background(bgId, by: host, room: room)], tenantID: tenantID, now: now, on: connection, logger: call.logger)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import RoomCore
+
+/// `/user/login`, `/user/refresh-token`, `/user/logout`.
+enum UserRoutes {
+    typealias Settings = SealMicPlugin.Settings
+
+    struct LoginResult: Encodable, Sendable {
+        let userId: String
+        let userName: String
+        let authorization: String
+        let imToken: String
+    }
+
+    static let routes: [ClientRoute<Settings>] = [
+        /// A new guest per login, as the original; a caller that still holds a
+        /// live token keeps its account and token.
+        ClientRoute("/user/login") { call in
+            let deviceID = try call.parameters.required("deviceId")
+            guard deviceID.count <= 128 else { throw ParameterError(field: "deviceId", reason: "must be at most 128 characters") }
+            let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
+            let pluginID = SealMicPlugin.pluginID
+            if let token = SealMicAuth.token(call),
+               let account = try await accounts.resolveSigned(call.tenant.id, token: token, pluginID: pluginID, keyring: call.services.tokenKeys) {
+                let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
+                return LoginResult(userId: account.accid, userName: account.nickname, authorization: token, imToken: credentials.token)
+            }
+            let account = try await accounts.createGuest(call.tenant.id, prefix: "sm", nickname: { "SealMic" + $0.suffix(4) }, avatar: "")
+            let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
+            let session = try await accounts.openSignedSession(
+                call.tenant.id, accid: account.accid, pluginID: pluginID, ttlSeconds: call.settings.tokenTTLSeconds, keyring: call.services.tokenKeys)
+            return LoginResult(userId: account.accid, userName: account.nickname, authorization: session.token, imToken: credentials.token)
+        },
+
+        ClientRoute("/user/refresh-token") { call in
+            let account = try await SealMicAuth.account(call)
+            return try await call.tenant.im.refreshToken(accid: account.accid).token
+        },
+
+        /// Beyond the original: the token stops working now.
+        ClientRoute("/user/logout") { call in
+            _ = try await SealMicAuth.account(call)
+            guard let token = SealMicAuth.token(call) else { throw SealMicCode.invalidAuth() }
+            try await AccountStore(database: call.services.database, clock: call.services.clock).revoke(call.tenant.id, sid: token)
+            return true
+        },
+    ]
+}
