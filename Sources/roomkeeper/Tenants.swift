@@ -25,7 +25,7 @@ struct Tenants: AsyncParsableCommand {
             case .success(let set):
                 for tenant in set.sorted {
                     let plugins = tenant.plugins.keys.sorted().joined(separator: ", ")
-                    print("ok  \(tenant.id) (\(tenant.name)): im=\(tenant.im.kind), plugins=[\(plugins)]")
+                    print("ok  \(tenant.id) (\(tenant.name)): im=\(tenant.im.kind), live=\(tenant.live.kind), intercom=\(tenant.intercom.kind), plugins=[\(plugins)]")
                 }
             case .failure(let failure):
                 for issue in failure.issues { print(issue) }

@@ -29,14 +29,14 @@ public struct TestTenants: Sendable {
         self.directory = try TenantDirectory(path: path, loader: loader)
     }
 
+    /// `pluginTable` may bring its own `[providers.im]`; the local IM otherwise.
     public static func file(id: TenantID, pluginTable: String) -> String {
-        """
+        let im = pluginTable.contains("[providers.im]") ? "" : "[providers.im]\nkind = \"local\"\n"
+        return """
         name = "Test tenant \(id)"
         adminKeys = ["sha256:\(Secrets.sha256Hex("\(id)-key"))"]
 
-        [providers.im]
-        kind = "local"
-
+        \(im)
         \(pluginTable)
         """
     }

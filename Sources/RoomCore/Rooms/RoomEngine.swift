@@ -59,13 +59,14 @@ public struct RoomEngine: Sendable {
 
     /// A room with an IM chatroom of the same id: the shipped apps enter the
     /// IM chatroom by the room id the server gave them. A provider that picks
-    /// its own ids (NetEase) keeps them in `imChatroomID`. If the room cannot
-    /// be created, the chatroom is closed again.
+    /// its own numeric ids (NetEase) gives the room its chatroom's id. If the
+    /// room cannot be created, the chatroom is closed again.
     public func createWithChatroom(_ spec: NewRoom, in tenant: Tenant, by actor: Actor) async throws -> Room {
         var spec = spec
         let roomID = try await allocateRoomID()
-        spec.id = roomID
-        spec.imChatroomID = try await tenant.im.createChatroom(name: spec.name, creator: spec.owner, id: String(roomID))
+        let chatroom = try await tenant.im.createChatroom(name: spec.name, creator: spec.owner, id: String(roomID))
+        spec.id = Int64(chatroom).flatMap { $0 > 0 ? $0 : nil } ?? roomID
+        spec.imChatroomID = chatroom
         do {
             return try await create(spec, in: tenant, by: actor)
         } catch {

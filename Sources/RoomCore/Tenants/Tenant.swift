@@ -7,15 +7,25 @@ public struct Tenant: Sendable {
     /// Lowercase hex SHA-256 digests of the tenant's admin API keys.
     public let adminKeyHashes: [String]
     public let im: any IMProvider
+    public let live: any LiveProvider
+    public let intercom: any IntercomProvider
     public let plugins: [String: EnabledPlugin]
+    /// The tenant's adapters that verify vendor callbacks, by path segment.
+    public let callbacks: [String: any CallbackVerifier]
 
-    public init(id: TenantID, name: String, file: String, adminKeyHashes: [String], im: any IMProvider, plugins: [String: EnabledPlugin]) {
+    public init(
+        id: TenantID, name: String, file: String, adminKeyHashes: [String], im: any IMProvider,
+        live: any LiveProvider, intercom: any IntercomProvider, plugins: [String: EnabledPlugin], callbacks: [String: any CallbackVerifier] = [:]
+    ) {
         self.id = id
         self.name = name
         self.file = file
         self.adminKeyHashes = adminKeyHashes
         self.im = im
+        self.live = live
+        self.intercom = intercom
         self.plugins = plugins
+        self.callbacks = callbacks
     }
 
     public func plugin(_ id: String) -> EnabledPlugin? { plugins[id] }
@@ -45,7 +55,12 @@ public struct EnabledPlugin: Sendable {
 /// RoomCore only knows the protocol.
 public protocol ProviderCatalog: Sendable {
     var imKinds: [String] { get }
-    /// Reads the adapter's settings (reporting problems on `settings`) and
-    /// builds it; nil when the settings are unusable.
-    func makeIM(kind: String, tenant: TenantID, settings: SettingsReader) -> (any IMProvider)?
+    var liveKinds: [String] { get }
+    var intercomKinds: [String] { get }
+    /// Each reads the adapter's settings (reporting problems on `settings`)
+    /// and builds it; nil when the settings are unusable. `timeout` bounds
+    /// every call, in seconds.
+    func makeIM(kind: String, tenant: TenantID, settings: SettingsReader, timeout: Double) -> (any IMProvider)?
+    func makeLive(kind: String, tenant: TenantID, settings: SettingsReader, timeout: Double) -> (any LiveProvider)?
+    func makeIntercom(kind: String, tenant: TenantID, settings: SettingsReader) -> (any IntercomProvider)?
 }

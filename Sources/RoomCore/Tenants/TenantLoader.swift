@@ -54,11 +54,17 @@ public struct TenantLoader: Sendable {
         let root = SettingsReader(file: file, path: "", table: table, environment: environment)
         let name = root.string("name", default: id)
         let keys = adminKeyHashes(root)
-        let im = imProvider(root.table("providers"), tenant: id)
+        let providers = root.table("providers")
+        let im = imProvider(providers, tenant: id)
+        let live = liveProvider(providers, tenant: id)
+        let intercom = intercomProvider(providers, tenant: id)
         let plugins = enabledPlugins(root.table("plugins"))
         let issues = root.issues
-        guard issues.isEmpty, let im else { return (nil, issues) }
-        return (Tenant(id: id, name: name, file: file, adminKeyHashes: keys, im: im, plugins: plugins), [])
+        guard issues.isEmpty, let im, let live, let intercom else { return (nil, issues) }
+        var callbacks: [String: any CallbackVerifier] = [:]
+        for verifier in [im.base, live].compactMap({ $0 as? any CallbackVerifier }) { callbacks[verifier.callbackName] = verifier }
+        return (Tenant(id: id, name: name, file: file, adminKeyHashes: keys, im: im, live: live, intercom: intercom,
+                       plugins: plugins, callbacks: callbacks), [])
     }
 
     public static func isValidID(_ id: String) -> Bool {
@@ -77,13 +83,28 @@ public struct TenantLoader: Sendable {
         }
     }
 
-    private func imProvider(_ providers: SettingsReader, tenant: TenantID) -> (any IMProvider)? {
+    private func imProvider(_ providers: SettingsReader, tenant: TenantID) -> TimeLimitedIM? {
         let im = providers.table("im")
         let kind = im.string("kind", default: "local")
-        let timeout = im.duration("timeout", default: 5, in: 1...120)
+        let timeout = Double(im.duration("timeout", default: 5, in: 1...120))
         guard providers.catalogKnows(kind, in: self.providers.imKinds, key: "im.kind"),
-              let adapter = self.providers.makeIM(kind: kind, tenant: tenant, settings: im) else { return nil }
-        return TimeLimitedIM(adapter, seconds: Double(timeout))
+              let adapter = self.providers.makeIM(kind: kind, tenant: tenant, settings: im, timeout: timeout) else { return nil }
+        return TimeLimitedIM(adapter, seconds: timeout)
+    }
+
+    private func liveProvider(_ providers: SettingsReader, tenant: TenantID) -> (any LiveProvider)? {
+        let live = providers.table("live")
+        let kind = live.string("kind", default: "local")
+        let timeout = Double(live.duration("timeout", default: 5, in: 1...120))
+        guard providers.catalogKnows(kind, in: self.providers.liveKinds, key: "live.kind") else { return nil }
+        return self.providers.makeLive(kind: kind, tenant: tenant, settings: live, timeout: timeout)
+    }
+
+    private func intercomProvider(_ providers: SettingsReader, tenant: TenantID) -> (any IntercomProvider)? {
+        let intercom = providers.table("intercom")
+        let kind = intercom.string("kind", default: "red5")
+        guard providers.catalogKnows(kind, in: self.providers.intercomKinds, key: "intercom.kind") else { return nil }
+        return self.providers.makeIntercom(kind: kind, tenant: tenant, settings: intercom)
     }
 
     private func enabledPlugins(_ section: SettingsReader) -> [String: EnabledPlugin] {

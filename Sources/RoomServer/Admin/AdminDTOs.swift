@@ -15,12 +15,16 @@ struct TenantDTO: ResponseEncodable {
     let id: String
     let name: String
     let imProvider: String
+    let liveProvider: String
+    let intercomProvider: String
     let plugins: [Plugin]
 
     init(_ tenant: Tenant) {
         id = tenant.id
         name = tenant.name
         imProvider = tenant.im.kind
+        liveProvider = tenant.live.kind
+        intercomProvider = tenant.intercom.kind
         plugins = tenant.plugins.values.sorted { $0.plugin.id < $1.plugin.id }.map {
             Plugin(id: $0.plugin.id, wire: $0.plugin.wire.rawValue, roomTTLSeconds: $0.policy.ttlSeconds,
                    capacity: $0.policy.capacity, joinRequiresIM: $0.policy.joinRequiresIM)

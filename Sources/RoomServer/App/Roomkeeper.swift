@@ -62,6 +62,7 @@ public struct Roomkeeper: Sendable {
         router.add(middleware: MetricsMiddleware())
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry).register(on: router)
         AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex)).register(on: router)
+        ProviderCallbackRoutes(services: services).register(on: router)
         ClientAPI(services: services, registry: registry).register(on: router)
         return router
     }

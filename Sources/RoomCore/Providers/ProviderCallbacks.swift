@@ -1,0 +1,46 @@
+import Foundation
+
+/// A vendor's HTTP callback to `/t/{tenant}/callbacks/{provider}`, as received.
+public struct ProviderCallback: Sendable {
+    /// Header names lowercased.
+    public var headers: [String: String]
+    public var query: [String: String]
+    public var body: [UInt8]
+
+    public init(headers: [String: String], query: [String: String], body: [UInt8]) {
+        self.headers = headers
+        self.query = query
+        self.body = body
+    }
+}
+
+/// What a verified callback tells us.
+public enum ProviderEvent: Sendable, Equatable {
+    /// An account entered (`present`) or left an IM chatroom.
+    case chatroomMember(chatroom: String, accid: AccountID, present: Bool)
+    case chatroomClosed(chatroom: String)
+    /// A live stream started (`live`) or was cut.
+    case stream(name: String, live: Bool)
+}
+
+/// Why a callback is refused (HTTP 401, nothing changes).
+public enum CallbackRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    case badSignature
+    case expired
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .badSignature: "the signature does not verify"
+        case .expired: "the callback's time has passed"
+        case .malformed(let detail): "malformed callback: \(detail)"
+        }
+    }
+}
+
+/// An adapter that verifies its vendor's callbacks. `name` is the
+/// `{provider}` path segment ("netease", "rongcloud", "tencent").
+public protocol CallbackVerifier: Sendable {
+    var callbackName: String { get }
+    func verify(_ callback: ProviderCallback, now: Date) -> Result<[ProviderEvent], CallbackRefusal>
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The state verified provider callbacks report, per tenant.
+public struct ProviderStateStore: Sendable {
+    public let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Applies a callback's events in one transaction.
+    public func apply(_ events: [ProviderEvent], tenantID: TenantID, provider: String, now: Date) async throws {
+        guard !events.isEmpty else { return }
+        try await database.transaction { connection in
+            for event in events {
+                switch event {
+                case .chatroomMember(let chatroom, let accid, let present):
+                    try await connection.query("""
+                        INSERT INTO provider_chatroom_members (tenant_id, provider, chatroom_id, accid, present, updated_at)
+                        VALUES (\(tenantID), \(provider), \(chatroom), \(accid), \(present), \(now))
+                        ON CONFLICT (tenant_id, provider, chatroom_id, accid) DO UPDATE SET present = EXCLUDED.present, updated_at = EXCLUDED.updated_at
+                        """, logger: database.logger)
+                case .chatroomClosed(let chatroom):
+                    try await connection.query("""
+                        UPDATE provider_chatroom_members SET present = false, updated_at = \(now)
+                        WHERE tenant_id = \(tenantID) AND provider = \(provider) AND chatroom_id = \(chatroom)
+                        """, logger: database.logger)
+                case .stream(let name, let live):
+                    try await connection.query("""
+                        INSERT INTO live_streams (tenant_id, stream, live, updated_at) VALUES (\(tenantID), \(name), \(live), \(now))
+                        ON CONFLICT (tenant_id, stream) DO UPDATE SET live = EXCLUDED.live, updated_at = EXCLUDED.updated_at
+                        """, logger: database.logger)
+                }
+            }
+        }
+    }
+
+    /// Accounts a provider last reported present in a chatroom.
+    public func chatroomMembers(_ tenantID: TenantID, provider: String, chatroom: String) async throws -> [AccountID] {
+        let rows = try await database.query("""
+            SELECT accid FROM provider_chatroom_members
+            WHERE tenant_id = \(tenantID) AND provider = \(provider) AND chatroom_id = \(chatroom) AND present ORDER BY accid
+            """)
+        return try rows.decode(String.self)
+    }
+
+    /// A stream's last reported state and when, or nil if never reported.
+    public func stream(_ tenantID: TenantID, _ name: String) async throws -> (live: Bool, at: Date)? {
+        let rows = try await database.query("SELECT live, updated_at FROM live_streams WHERE tenant_id = \(tenantID) AND stream = \(name)")
+        return try rows.decode((Bool, Date).self).first.map { ($0, $1) }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Hummingbird
+import RoomCore
+
+/// `POST /t/{tenant}/callbacks/{provider}`: a vendor tells us about chatroom
+/// members or live streams. The tenant's adapter verifies the signature with
+/// the tenant's secret; a refused callback gets 401 and changes nothing.
+struct ProviderCallbackRoutes: Sendable {
+    let services: RoomServices
+    static let maxBody = 256 * 1024
+
+    struct Accepted: ResponseEncodable {
+        let code: Int
+    }
+
+    func register(on router: Router<RoomRequestContext>) {
+        router.post("t/:tenant/callbacks/:provider") { request, context -> Accepted in
+            let tenantID = try context.parameters.require("tenant")
+            let provider = try context.parameters.require("provider")
+            guard let tenant = services.tenants[tenantID] else { throw Problem.notFound("no tenant \(tenantID)") }
+            guard let verifier = tenant.callbacks[provider] else {
+                throw Problem.notFound("tenant \(tenantID) uses no \(provider) provider that sends callbacks")
+            }
+            let body = try await request.body.collect(upTo: Self.maxBody)
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            var query: [String: String] = [:]
+            for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+            let callback = ProviderCallback(headers: headers, query: query, body: Array(body.readableBytesView))
+            switch verifier.verify(callback, now: services.clock.now()) {
+            case .failure(let refusal):
+                context.logger.warning("provider callback refused", metadata: ["tenant": "\(tenantID)", "provider": "\(provider)", "reason": "\(refusal)"])
+                if case .malformed = refusal { throw Problem(.badRequest, code: "callback_malformed", detail: refusal.description) }
+                throw Problem(.unauthorized, code: "callback_refused", detail: refusal.description)
+            case .success(let events):
+                try await ProviderStateStore(database: services.database).apply(events, tenantID: tenantID, provider: provider, now: services.clock.now())
+                // Tencent reads {"code":0}; NetEase and RongCloud only need the 200.
+                return Accepted(code: provider == "tencent" ? 0 : 200)
+            }
+        }
+    }
+}
