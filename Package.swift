@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
     ],
     targets: [
         .target(
@@ -55,6 +56,15 @@ let package = Package(
             path: "Plugins/AudioChatroom"
         ),
         .target(
+            name: "MusicLesson",
+            dependencies: [
+                "RoomCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Plugins/MusicLesson"
+        ),
+        .target(
             name: "SealMic",
             dependencies: ["RoomCore", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Plugins/SealMic"
@@ -77,7 +87,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .target(name: "RoomkeeperBuild", dependencies: ["RoomCore", "RoomProviders", "AudioChatroom", "SealMic"]),
+        .target(name: "RoomkeeperBuild", dependencies: ["RoomCore", "RoomProviders", "AudioChatroom", "SealMic", "MusicLesson"]),
         .executableTarget(
             name: "roomkeeper",
             dependencies: [
@@ -119,6 +129,15 @@ let package = Package(
                 "SealMic", "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ]
+        ),
+        .testTarget(
+            name: "MusicLessonTests",
+            dependencies: [
+                "MusicLesson", "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

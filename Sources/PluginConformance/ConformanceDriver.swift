@@ -16,6 +16,13 @@ public protocol ConformanceDriver: Sendable {
     func dissolveRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool
     /// true when the plugin admitted the account; false when it refused.
     func joinRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool
+    /// Who owns a room `creator` created: the creator, unless the plugin
+    /// gives rooms another owner (a booked lesson belongs to its teacher).
+    func owner(of roomID: RoomID, createdBy creator: ConformanceAccount) async throws -> ConformanceAccount
+}
+
+extension ConformanceDriver {
+    public func owner(of roomID: RoomID, createdBy creator: ConformanceAccount) async throws -> ConformanceAccount { creator }
 }
 
 /// An account as the plugin's clients hold it.

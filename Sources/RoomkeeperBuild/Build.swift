@@ -1,4 +1,5 @@
 import AudioChatroom
+import MusicLesson
 import RoomCore
 import RoomProviders
 import SealMic
@@ -6,8 +7,10 @@ import SealMic
 /// The one place concrete plugins and providers meet: what this build
 /// serves. The executable and the tests of the example tenants read it.
 public enum Build {
-    /// Scenario plugins land here as they are implemented (music-lesson, live-quiz, headset-live to come).
-    public static let plugins = PluginRegistry([AnyRoomPlugin(AudioChatroomPlugin()), AnyRoomPlugin(SealMicPlugin())])
+    /// Scenario plugins land here as they are implemented (live-quiz, headset-live to come).
+    public static let plugins = PluginRegistry([
+        AnyRoomPlugin(AudioChatroomPlugin()), AnyRoomPlugin(SealMicPlugin()), AnyRoomPlugin(MusicLessonPlugin()),
+    ])
 
     /// Schema folders of the providers, applied after core and before the plugins'.
     public static let extraSchemaFolders = StandardProviderCatalog.schemaFolders

@@ -13,8 +13,9 @@ final class FakeNetEase: Sendable {
 
     /// The parameters each call must carry, exactly.
     static let parameters: [String: Set<String>] = [
-        "/user/create.action": ["accid", "name", "icon"],
+        "/user/create.action": ["accid", "name", "icon", "token"],
         "/user/refreshToken.action": ["accid"],
+        "/user/update.action": ["accid", "token"],
         "/chatroom/create.action": ["creator", "name", "announcement", "ext", "queuelevel"],
         "/chatroom/toggleCloseStat.action": ["roomid", "operator", "valid"],
         "/chatroom/muteRoom.action": ["roomid", "operator", "mute", "needNotify", "notifyExt"],
@@ -55,7 +56,7 @@ final class FakeNetEase: Sendable {
               call.headers["checksum"] == Self.sha1(Self.appSecret + nonce + curTime) else { return error(414, "checksum") }
         guard let expected = Self.parameters[call.path] else { return error(404, "no such call") }
         let form = call.form
-        let optional: Set<String> = call.path == "/chatroom/muteRoom.action" ? ["notifyExt"] : []
+        let optional: Set<String> = ["/chatroom/muteRoom.action": ["notifyExt"], "/user/create.action": ["token"]][call.path] ?? []
         guard Set(form.keys).isSubset(of: expected), expected.subtracting(optional).isSubset(of: Set(form.keys)),
               call.parameters.count == form.count else { return error(414, "parameters \(form.keys.sorted())") }
 
@@ -68,10 +69,13 @@ final class FakeNetEase: Sendable {
             case "/user/create.action":
                 guard let accid = form["accid"], accid.count <= 32 else { return error(414, "accid") }
                 guard state.accounts.insert(accid).inserted else { return error(414, "already register") }
-                return ok(["info": ["accid": .string(accid), "name": .string(form["name"] ?? ""), "token": .string("nim-" + accid)]])
+                return ok(["info": ["accid": .string(accid), "name": .string(form["name"] ?? ""), "token": .string(form["token"] ?? "nim-" + accid)]])
             case "/user/refreshToken.action":
                 guard let accid = form["accid"], state.accounts.contains(accid) else { return error(414, "no such accid") }
                 return ok(["info": ["accid": .string(accid), "token": .string("nim-new-" + accid)]])
+            case "/user/update.action":
+                guard let accid = form["accid"], state.accounts.contains(accid) else { return error(414, "no such accid") }
+                return ok([:])
             case "/chatroom/create.action":
                 let id = String(state.nextRoom)
                 state.nextRoom += 1

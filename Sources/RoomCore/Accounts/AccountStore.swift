@@ -7,6 +7,13 @@ public struct Account: Sendable, Equatable {
     public var nickname: String
     public var avatar: String
     public var role: String
+
+    public init(accid: AccountID, nickname: String, avatar: String = "", role: String = "user") {
+        self.accid = accid
+        self.nickname = nickname
+        self.avatar = avatar
+        self.role = role
+    }
 }
 
 /// Accounts and their sessions. A session token (`sid`) is random and stored

@@ -20,8 +20,10 @@ public enum NetEase {
     /// The account behind the call's `sid`: a live session of this plugin, or
     /// (only where `accidAsSid` is on, for shipped apps that send the accid)
     /// an existing account named by it.
+    /// With `accidAsSid`, an `accid` parameter stands for the sid too (the
+    /// music-lesson seed's apps send `accid`).
     public static func account<Settings>(_ call: ClientCall<Settings>, pluginID: String, accidAsSid: Bool = false, renewSeconds: Int? = nil) async throws -> Account {
-        guard let sid = call.parameters.string("sid") else { throw notLoggedIn() }
+        guard let sid = call.parameters.string("sid") ?? (accidAsSid ? call.parameters.string("accid") : nil) else { throw notLoggedIn() }
         let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
         if let (account, _) = try await accounts.resolve(call.tenant.id, sid: sid, pluginID: pluginID, renewSeconds: renewSeconds) {
             return account

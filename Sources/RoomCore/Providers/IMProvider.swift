@@ -44,11 +44,15 @@ public struct IMAccount: Sendable, Equatable {
     public var accid: AccountID
     public var name: String
     public var avatar: String
+    /// The token the account logs in with, where the app decides it (the
+    /// music-lesson apps log in with their password's MD5); nil: the provider's.
+    public var token: String?
 
-    public init(accid: AccountID, name: String, avatar: String = "") {
+    public init(accid: AccountID, name: String, avatar: String = "", token: String? = nil) {
         self.accid = accid
         self.name = name
         self.avatar = avatar
+        self.token = token
     }
 }
 

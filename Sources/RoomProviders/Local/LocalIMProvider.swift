@@ -21,7 +21,7 @@ public struct LocalIMProvider: IMProvider {
 
     /// Registers the account or, when it exists, issues a new token.
     public func createAccount(_ account: IMAccount) async throws -> IMCredentials {
-        let token = Secrets.randomToken(bytes: 16)
+        let token = account.token ?? Secrets.randomToken(bytes: 16)
         let now = clock.now()
         try await database.query("""
             INSERT INTO im_accounts (tenant_id, accid, name, avatar, token_hash, created_at, updated_at)

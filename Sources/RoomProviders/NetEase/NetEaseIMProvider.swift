@@ -32,14 +32,17 @@ public struct NetEaseIMProvider: IMProvider, CallbackVerifier {
     public var callbackName: String { "netease" }
 
     public func createAccount(_ account: IMAccount) async throws -> IMCredentials {
-        let answer = try await call("/user/create.action", "createAccount", idempotent: false,
-                                    [("accid", account.accid), ("name", account.name), ("icon", account.avatar)], allowing: [414])
+        var parameters = [("accid", account.accid), ("name", account.name), ("icon", account.avatar)]
+        if let token = account.token { parameters.append(("token", token)) }
+        let answer = try await call("/user/create.action", "createAccount", idempotent: false, parameters, allowing: [414])
         if answer["code"]?.int64 != 200 {
             // An account that exists already gets a fresh token instead.
             guard answer["desc"]?.string?.contains("already") == true else {
                 throw IMError.rejected(operation: "createAccount", code: 414, message: answer["desc"]?.string ?? "")
             }
-            return try await refreshToken(accid: account.accid)
+            guard let token = account.token else { return try await refreshToken(accid: account.accid) }
+            _ = try await call("/user/update.action", "createAccount", idempotent: true, [("accid", account.accid), ("token", token)])
+            return IMCredentials(accid: account.accid, token: token)
         }
         return IMCredentials(accid: account.accid, token: try field(answer["info"]?["token"]?.string, "createAccount"))
     }

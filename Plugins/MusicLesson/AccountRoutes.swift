@@ -1,0 +1,104 @@
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+import RoomCore
+
+/// `/user/reg` (students) and `/user/check` (both roles). Passwords arrive
+/// as their 32-character lowercase MD5; only a bcrypt of that is stored.
+enum AccountRoutes {
+    typealias Settings = MusicLessonPlugin.Settings
+    static let pluginID = MusicLessonPlugin.pluginID
+    static let bcryptCost: UInt8 = 10
+
+    struct Registered: Encodable, Sendable {
+        let accid: String
+        let nickname: String
+        let imToken: String
+        let sid: String
+        let availableAt: Int64
+    }
+
+    struct Checked: Encodable, Sendable {
+        let accid: String
+        let nickname: String
+        let userType: Int
+        let sid: String?
+        let availableAt: Int64?
+    }
+
+    static let routes: [ClientRoute<Settings>] = [
+        ClientRoute("/user/reg") { call in
+            let accid = try validAccid(call.parameters)
+            let nickname = try call.parameters.required("nickname")
+            guard nickname.count <= 32 else { throw ParameterError(field: "nickname", reason: "must be at most 32 characters") }
+            let password = try md5Password(call.parameters)
+            let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
+            let account = Account(accid: accid, nickname: nickname, role: Role.student.rawValue)
+            guard try await accounts.create(call.tenant.id, account, passwordHash: Bcrypt.hash(password, cost: bcryptCost)) else {
+                throw ClientError(code: LessonCodes.accountExists, message: "accid \(accid) is already registered")
+            }
+            // The app logs in to IM with its password's MD5 as the token.
+            let credentials = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: nickname, token: password))
+            let session = try await accounts.openSession(call.tenant.id, accid: accid, pluginID: pluginID, ttlSeconds: call.settings.sessionTTLSeconds)
+            return Registered(accid: accid, nickname: nickname, imToken: credentials.token, sid: session.sid, availableAt: session.expiresAt.epochMilliseconds)
+        },
+
+        /// Who an accid is; with the right password, also a session.
+        ClientRoute("/user/check") { call in
+            let accid = try call.parameters.required("accid")
+            let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
+            guard let (account, hash) = try await accounts.accountWithPassword(call.tenant.id, accid), let role = Role(rawValue: account.role) else {
+                throw ClientError(code: LessonCodes.noSuchAccount, message: "no account \(accid)")
+            }
+            guard call.parameters.string("password") != nil else {
+                return Checked(accid: accid, nickname: account.nickname, userType: role.userType, sid: nil, availableAt: nil)
+            }
+            let password = try md5Password(call.parameters)
+            guard let hash, Bcrypt.verify(password, hash: hash) else {
+                throw ClientError(code: LessonCodes.wrongPassword, message: "wrong password for \(accid)")
+            }
+            let session = try await accounts.openSession(call.tenant.id, accid: accid, pluginID: pluginID, ttlSeconds: call.settings.sessionTTLSeconds)
+            return Checked(accid: accid, nickname: account.nickname, userType: role.userType, sid: session.sid,
+                           availableAt: session.expiresAt.epochMilliseconds)
+        },
+    ]
+
+    enum Role: String {
+        case student, teacher
+        var userType: Int { self == .student ? 0 : 1 }
+    }
+
+    /// 1-32 characters of letters, digits, `_`, `.`, `@` and `-`.
+    static func validAccid(_ parameters: WireParameters) throws -> String {
+        let accid = try parameters.required("accid")
+        let allowed = accid.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "_.@-".unicodeScalars.contains($0) }
+        guard (1...32).contains(accid.count), allowed else {
+            throw ParameterError(field: "accid", reason: "must be 1-32 characters of letters, digits, _ . @ -")
+        }
+        return accid
+    }
+
+    /// The client's MD5 of the password: 32 lowercase hex characters.
+    static func md5Password(_ parameters: WireParameters) throws -> String {
+        let password = try parameters.required("password")
+        guard password.count == 32, password.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+            throw ParameterError(field: "password", reason: "must be the password's MD5: 32 lowercase hex characters")
+        }
+        return password
+    }
+
+    /// What the apps send for a password they know in clear.
+    static func md5(_ text: String) -> String {
+        Insecure.MD5.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The account of the call, which must have `role`.
+    static func account(_ call: ClientCall<Settings>, as role: Role) async throws -> Account {
+        let account = try await NetEase.account(call, pluginID: pluginID, accidAsSid: call.settings.accidAsSid)
+        guard account.role == role.rawValue else {
+            throw role == .teacher ? NetEase.notLoggedIn("this is not a teacher's account")
+                : ClientError(code: NetEase.forbidden, message: "only students book lessons")
+        }
+        return account
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import HummingbirdBcrypt
+import RoomCore
+
+/// `/room/create` (book), `/room/query`, `/teacher/room/query`,
+/// `/teacher/room/close`, `/room/enter`.
+enum LessonRoutes {
+    typealias Settings = MusicLessonPlugin.Settings
+    static let pluginID = MusicLessonPlugin.pluginID
+
+    struct Lesson: Encodable, Sendable {
+        let roomId: Int64
+        let teacherAccid: String
+        let teacherName: String
+        let teacherPassword: String
+        let studentAccid: String
+        let studentName: String
+    }
+
+    /// The teacher's view: no password.
+    struct TeacherLesson: Encodable, Sendable {
+        let roomId: Int64
+        let teacherAccid: String
+        let teacherName: String
+        let studentAccid: String
+        let studentName: String
+    }
+
+    struct Listing<Item: Encodable & Sendable>: Encodable, Sendable {
+        let total: Int
+        let list: [Item]
+    }
+
+    struct Entered: Encodable, Sendable {
+        let roomId: Int64
+        let role: String
+        let peerAccid: String
+        let openedAt: Int64
+    }
+
+    static let routes: [ClientRoute<Settings>] = [
+        /// Books a lesson: a teacher account (its password shown this once),
+        /// and a room reserved for the two until `openDeadline`.
+        ClientRoute("/room/create") { call in
+            let student = try await AccountRoutes.account(call, as: .student)
+            let store = LessonStore(call)
+            guard try await store.active(student: student.accid).isEmpty else { throw LessonCodes.alreadyBooked() }
+            let (teacher, password) = try await createTeacher(call)
+            let now = call.services.clock.now()
+            do {
+                let room = try await call.services.engine.create(
+                    NewRoom(pluginID: pluginID, name: "lesson of \(student.accid)", owner: teacher.accid,
+                            reservation: Reservation(accounts: [teacher.accid, student.accid],
+                                                     until: now.addingTimeInterval(TimeInterval(call.settings.openDeadlineSeconds)), onLapse: .close)),
+                    in: call.tenant, by: .account(student.accid))
+                return Lesson(roomId: room.id, teacherAccid: teacher.accid, teacherName: teacher.nickname, teacherPassword: password,
+                              studentAccid: student.accid, studentName: student.nickname)
+            } catch {
+                // A booking that lost (a concurrent one won): its teacher never existed.
+                try? await AccountStore(database: call.services.database, clock: call.services.clock).delete(call.tenant.id, teacher.accid)
+                throw error
+            }
+        },
+
+        ClientRoute("/room/query") { call in
+            let student = try await AccountRoutes.account(call, as: .student)
+            let lessons = try await LessonStore(call).active(student: student.accid)
+            // The teacher's password was shown once, at booking; it is not kept.
+            return Listing(total: lessons.count, list: lessons.map {
+                Lesson(roomId: $0.roomID, teacherAccid: $0.teacher.accid, teacherName: $0.teacher.nickname, teacherPassword: "",
+                       studentAccid: $0.student.accid, studentName: $0.student.nickname)
+            })
+        },
+
+        ClientRoute("/teacher/room/query") { call in
+            let teacher = try await AccountRoutes.account(call, as: .teacher)
+            let lessons = try await LessonStore(call).active(teacher: teacher.accid)
+            return Listing(total: lessons.count, list: lessons.map {
+                TeacherLesson(roomId: $0.roomID, teacherAccid: $0.teacher.accid, teacherName: $0.teacher.nickname,
+                              studentAccid: $0.student.accid, studentName: $0.student.nickname)
+            })
+        },
+
+        ClientRoute("/teacher/room/close") { call in
+            let teacher = try await AccountRoutes.account(call, as: .teacher)
+            let roomID = try roomID(call.parameters)
+            guard let lesson = try await LessonStore(call).lesson(roomID), lesson.teacher.accid == teacher.accid else {
+                throw ClientError(code: NetEase.roomNotFound, message: "room \(roomID) is not a lesson of yours")
+            }
+            _ = try await call.services.engine.dissolve(roomID, by: .account(teacher.accid), in: call.tenant, pluginID: pluginID)
+            call.services.wakeOutbox()
+            return EmptyObject()
+        },
+
+        /// The teacher opens the classroom; the student may enter after.
+        ClientRoute("/room/enter") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID, accidAsSid: call.settings.accidAsSid)
+            let roomID = try roomID(call.parameters)
+            guard let lesson = try await LessonStore(call).lesson(roomID) else {
+                throw ClientError(code: NetEase.roomNotFound, message: "no lesson \(roomID)")
+            }
+            let isTeacher = account.accid == lesson.teacher.accid
+            guard isTeacher || account.accid == lesson.student.accid else {
+                throw ClientError(code: NetEase.forbidden, message: "this lesson is for its teacher and its student only")
+            }
+            guard let room = try await call.services.engine.store.room(call.tenant.id, roomID) else { throw RoomError.notFound }
+            guard room.isOpen else { throw RoomError.closed }
+            if !isTeacher, room.reservation?.claimedAt == nil {
+                throw ClientError(code: LessonCodes.teacherNotIn, message: "the teacher has not opened the classroom yet")
+            }
+            let joined = try await call.services.engine.join(roomID, account: account.accid, role: isTeacher ? "teacher" : "student",
+                                                             in: call.tenant, pluginID: pluginID).room
+            let opened = try await call.services.engine.store.room(call.tenant.id, roomID)?.reservation?.claimedAt ?? joined.createdAt
+            return Entered(roomId: roomID, role: isTeacher ? "teacher" : "student",
+                           peerAccid: isTeacher ? lesson.student.accid : lesson.teacher.accid, openedAt: opened.epochMilliseconds)
+        },
+    ]
+
+    /// `roomId`, or `roomid` as the seed's close request names it.
+    static func roomID(_ parameters: WireParameters) throws -> RoomID {
+        if parameters.string("roomId") == nil, let id = try parameters.int64("roomid") { return id }
+        return try parameters.requiredInt64("roomId")
+    }
+
+    /// A teacher account `t` + 8 digits with a generated password, and its IM account.
+    static func createTeacher(_ call: ClientCall<Settings>) async throws -> (Account, password: String) {
+        let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
+        let password = String((0..<8).map { _ in "abcdefghijkmnpqrstuvwxyz23456789".randomElement()! })
+        let md5 = AccountRoutes.md5(password)
+        for _ in 0..<5 {
+            let digits = String(UInt64.random(in: 10_000_000...99_999_999))
+            let teacher = Account(accid: "t" + digits, nickname: "老师" + digits.suffix(4), role: AccountRoutes.Role.teacher.rawValue)
+            guard try await accounts.create(call.tenant.id, teacher, passwordHash: Bcrypt.hash(md5, cost: AccountRoutes.bcryptCost)) else { continue }
+            _ = try await call.tenant.im.createAccount(IMAccount(accid: teacher.accid, name: teacher.nickname, token: md5))
+            return (teacher, password)
+        }
+        throw RoomError.invalid(field: "accid", reason: "could not allocate a teacher account")
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import PostgresNIO
+import RoomCore
+
+/// Reads of lessons with their two accounts.
+struct LessonStore {
+    let call: ClientCall<MusicLessonPlugin.Settings>
+    init(_ call: ClientCall<MusicLessonPlugin.Settings>) { self.call = call }
+
+    struct Lesson {
+        let roomID: RoomID
+        let teacher: Account
+        let student: Account
+    }
+
+    static let columns = """
+        l.room_id, t.accid, t.nickname, s.accid, s.nickname
+        FROM music_lessons l
+        JOIN accounts t ON t.tenant_id = l.tenant_id AND t.accid = l.teacher
+        JOIN accounts s ON s.tenant_id = l.tenant_id AND s.accid = l.student
+        """
+
+    var tenantID: TenantID { call.tenant.id }
+
+    func active(student: AccountID) async throws -> [Lesson] {
+        try decode(try await call.services.database.query("""
+            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(tenantID) AND l.student = \(student) AND l.active ORDER BY l.room_id
+            """))
+    }
+
+    func active(teacher: AccountID) async throws -> [Lesson] {
+        try decode(try await call.services.database.query("""
+            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(tenantID) AND l.teacher = \(teacher) AND l.active ORDER BY l.room_id
+            """))
+    }
+
+    /// The lesson of a room, active or not.
+    func lesson(_ roomID: RoomID) async throws -> Lesson? {
+        try decode(try await call.services.database.query("""
+            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(tenantID) AND l.room_id = \(roomID)
+            """)).first
+    }
+
+    private func decode(_ rows: [PostgresRow]) throws -> [Lesson] {
+        try rows.decode((Int64, String, String, String, String).self).map { roomID, teacher, teacherName, student, studentName in
+            Lesson(roomID: roomID, teacher: Account(accid: teacher, nickname: teacherName, role: "teacher"),
+                   student: Account(accid: student, nickname: studentName, role: "student"))
+        }
+    }
+}

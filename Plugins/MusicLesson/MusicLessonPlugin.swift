@@ -1,0 +1,96 @@
+import Foundation
+import PostgresNIO
+import RoomCore
+
+/// NetEase's music lesson (seed 000): students register and book lessons; a
+/// teacher account is made per booking; the lesson is a room reserved for
+/// that teacher and that student, which the teacher opens first; class over
+/// reaches the student by P2P notification; the whiteboard is recorded.
+public struct MusicLessonPlugin: RoomPlugin {
+    public static let pluginID = "music-lesson"
+
+    public struct Settings: Sendable {
+        public var sessionTTLSeconds: Int
+        /// Shipped apps send the accid as `sid` (or as `accid`): accept it.
+        public var accidAsSid: Bool
+        /// A booking the teacher never opens lapses after this.
+        public var openDeadlineSeconds: Int
+    }
+
+    public init() {}
+
+    public var id: String { Self.pluginID }
+    public var wire: WireStyle { .netease }
+    /// 24 h lessons of two people.
+    public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 24 * 3_600, capacity: 2) }
+
+    public func readSettings(_ reader: SettingsReader) -> Settings {
+        Settings(
+            sessionTTLSeconds: reader.duration("sessionTTL", default: 30 * 86_400),
+            accidAsSid: reader.bool("accidAsSid", default: false),
+            openDeadlineSeconds: reader.duration("openDeadline", default: 30 * 60))
+    }
+
+    public func routes() -> [ClientRoute<Settings>] {
+        AccountRoutes.routes + LessonRoutes.routes + WhiteboardRoutes.routes
+    }
+
+    public func clientError(for error: RoomError) -> ClientError? {
+        switch error {
+        case .full, .reservedForOthers, .banned: ClientError(code: NetEase.forbidden, message: "this lesson is for its teacher and its student only")
+        default: nil
+        }
+    }
+
+    /// The lesson row is born with the room; a student's second active lesson
+    /// is refused here, under the unique index, whatever raced it.
+    public func roomCreated(_ room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        guard let student = room.reservation?.accounts.first(where: { $0 != room.owner }) else {
+            throw RoomError.invalid(field: "reservation", reason: "a lesson is reserved for its teacher and its student")
+        }
+        let rows = try await hook.connection.query("""
+            INSERT INTO music_lessons (tenant_id, room_id, student, teacher, created_at)
+            VALUES (\(room.tenantID), \(room.id), \(student), \(room.owner), \(hook.now))
+            ON CONFLICT (tenant_id, student) WHERE active DO NOTHING RETURNING room_id
+            """, logger: hook.logger).collect()
+        guard !rows.isEmpty else { throw LessonCodes.alreadyBooked() }
+        return []
+    }
+
+    /// Class over, however the lesson ended (closed, expired, lapsed): the
+    /// student hears it by P2P notification, stored for offline delivery.
+    public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        let ids = rooms.map(\.id)
+        let rows = try await hook.connection.query("""
+            UPDATE music_lessons SET active = false
+            WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(ids)) RETURNING room_id, student, teacher
+            """, logger: hook.logger).collect()
+        return try rows.decode((Int64, String, String).self).map { roomID, student, teacher in
+            .im(.notification(from: teacher, to: student, attach: LessonCodes.classOver(roomID), storeOffline: true), roomID: roomID)
+        }
+    }
+}
+
+/// The codes and messages music-lesson adds to the NetEase ones.
+enum LessonCodes {
+    static let accountExists = 901
+    static let noSuchAccount = 902
+    static let wrongPassword = 903
+    static let activeLesson = 807
+    static let teacherNotIn = 808
+
+    static func alreadyBooked() -> ClientError {
+        ClientError(code: activeLesson, message: "the student already has an active lesson")
+    }
+
+    /// `{"command":1,"data":{"roomId":"<id>"}}`, as the teacher's app sent it.
+    static func classOver(_ roomID: RoomID) -> String {
+        JSONText.encode(ClassOver(command: 1, data: .init(roomId: String(roomID))))
+    }
+
+    struct ClassOver: Encodable {
+        struct Data: Encodable { let roomId: String }
+        let command: Int
+        let data: Data
+    }
+}

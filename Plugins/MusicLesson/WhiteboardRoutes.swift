@@ -1,0 +1,115 @@
+import Foundation
+import PostgresNIO
+import RoomCore
+
+/// `/room/whiteboard/append` and `/room/whiteboard/replay`: the lesson's
+/// whiteboard recorded by the server, relayed to the other party, and
+/// replayed into its final strokes.
+enum WhiteboardRoutes {
+    typealias Settings = MusicLessonPlugin.Settings
+    static let maxData = 64 * 1024
+
+    struct Appended: Encodable, Sendable {
+        let seq: Int64
+        /// false when this (author, seq) was stored before: nothing changed.
+        let stored: Bool
+    }
+
+    struct Replay: Encodable, Sendable {
+        struct Page: Encodable, Sendable {
+            let pageIndex: Int
+            let strokes: [Stroke]
+        }
+
+        struct Stroke: Encodable, Sendable {
+            let uid: String
+            let rgb: Int
+            let points: [[Double]]
+        }
+
+        let pages: [Page]
+        let doc: WhiteboardReplay.Doc?
+
+        enum Keys: String, CodingKey { case pages, doc }
+
+        /// `doc` is null, not absent, before any document was shared.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(pages, forKey: .pages)
+            try container.encode(doc, forKey: .doc)
+        }
+    }
+
+    static let routes: [ClientRoute<Settings>] = [
+        ClientRoute("/room/whiteboard/append") { call in
+            let (account, lesson) = try await party(call)
+            guard let seq = try call.parameters.int64("seq") else { throw ParameterError(field: "seq", reason: "is required") }
+            guard seq >= 0 else { throw ParameterError(field: "seq", reason: "must be 0 or more") }
+            let data = try call.parameters.required("data")
+            guard data.utf8.count <= maxData else { throw ParameterError(field: "data", reason: "must be at most \(maxData) bytes") }
+            if case .failure(let error) = WhiteboardParser.parse(data) { throw ParameterError(field: "data", reason: error.description) }
+            let peer = account.accid == lesson.teacher.accid ? lesson.student.accid : lesson.teacher.accid
+            let now = call.services.clock.now()
+            let stored: Bool = try await call.services.database.transaction { connection in
+                // The classroom must be open now: a close racing this append waits or wins.
+                let rooms = try await connection.query("""
+                    SELECT state = 'open' AND expires_at > \(now), reservation_claimed_at IS NOT NULL
+                    FROM rooms WHERE tenant_id = \(call.tenant.id) AND room_id = \(lesson.roomID) FOR SHARE
+                    """, logger: call.logger).collect()
+                guard let (open, opened) = try rooms.decode((Bool, Bool).self).first, open else { throw RoomError.closed }
+                guard opened else { throw ClientError(code: LessonCodes.teacherNotIn, message: "the teacher has not opened the classroom yet") }
+                let inserted = try await connection.query("""
+                    INSERT INTO music_lesson_whiteboard (tenant_id, room_id, author, seq, data, created_at)
+                    VALUES (\(call.tenant.id), \(lesson.roomID), \(account.accid), \(seq), \(data), \(now))
+                    ON CONFLICT (tenant_id, room_id, author, seq) DO NOTHING RETURNING packet_id
+                    """, logger: call.logger).collect()
+                guard !inserted.isEmpty else { return false }
+                let relay = JSONText.encode(Relay(command: 2, data: .init(roomId: String(lesson.roomID), from: account.accid, seq: seq, data: data)))
+                try await OutboxStore.enqueue([.im(.notification(from: account.accid, to: peer, attach: relay, storeOffline: false), roomID: lesson.roomID)],
+                                              tenantID: call.tenant.id, now: now, on: connection, logger: call.logger)
+                return true
+            }
+            if stored { call.services.wakeOutbox() }
+            return Appended(seq: seq, stored: stored)
+        },
+
+        /// The final picture, also after the lesson ended.
+        ClientRoute("/room/whiteboard/replay") { call in
+            let (_, lesson) = try await party(call)
+            let rows = try await call.services.database.query("""
+                SELECT author, data FROM music_lesson_whiteboard
+                WHERE tenant_id = \(call.tenant.id) AND room_id = \(lesson.roomID) ORDER BY packet_id
+                """)
+            let packets = try rows.decode((String, String).self).map { author, data in
+                WhiteboardReplay.Packet(author: author, commands: (try? WhiteboardParser.parse(data).get()) ?? [])
+            }
+            let replay = WhiteboardReplay.replay(packets)
+            return Replay(pages: replay.pages.map { page in
+                Replay.Page(pageIndex: page.pageIndex, strokes: page.strokes.map { Replay.Stroke(uid: $0.uid, rgb: $0.rgb, points: $0.points) })
+            }, doc: replay.doc)
+        },
+    ]
+
+    /// The relay notice the other party's app receives.
+    struct Relay: Encodable {
+        struct Data: Encodable {
+            let roomId: String
+            let from: String
+            let seq: Int64
+            let data: String
+        }
+        let command: Int
+        let data: Data
+    }
+
+    /// The caller and the lesson; only its teacher and its student may draw or replay.
+    static func party(_ call: ClientCall<Settings>) async throws -> (Account, LessonStore.Lesson) {
+        let account = try await NetEase.account(call, pluginID: MusicLessonPlugin.pluginID, accidAsSid: call.settings.accidAsSid)
+        let roomID = try LessonRoutes.roomID(call.parameters)
+        guard let lesson = try await LessonStore(call).lesson(roomID) else { throw ClientError(code: NetEase.roomNotFound, message: "no lesson \(roomID)") }
+        guard account.accid == lesson.teacher.accid || account.accid == lesson.student.accid else {
+            throw ClientError(code: NetEase.forbidden, message: "this lesson is for its teacher and its student only")
+        }
+        return (account, lesson)
+    }
+}
