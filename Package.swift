@@ -65,6 +65,11 @@ let package = Package(
             path: "Plugins/MusicLesson"
         ),
         .target(
+            name: "LiveQuiz",
+            dependencies: ["RoomCore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Plugins/LiveQuiz"
+        ),
+        .target(
             name: "SealMic",
             dependencies: ["RoomCore", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Plugins/SealMic"
@@ -87,7 +92,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .target(name: "RoomkeeperBuild", dependencies: ["RoomCore", "RoomProviders", "AudioChatroom", "SealMic", "MusicLesson"]),
+        .target(name: "RoomkeeperBuild", dependencies: ["RoomCore", "RoomProviders", "AudioChatroom", "SealMic", "MusicLesson", "LiveQuiz"]),
         .executableTarget(
             name: "roomkeeper",
             dependencies: [
@@ -138,6 +143,14 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "LiveQuizTests",
+            dependencies: [
+                "LiveQuiz", "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import AudioChatroom
+import LiveQuiz
 import MusicLesson
 import RoomCore
 import RoomProviders
@@ -7,9 +8,9 @@ import SealMic
 /// The one place concrete plugins and providers meet: what this build
 /// serves. The executable and the tests of the example tenants read it.
 public enum Build {
-    /// Scenario plugins land here as they are implemented (live-quiz, headset-live to come).
+    /// Scenario plugins land here as they are implemented (headset-live to come).
     public static let plugins = PluginRegistry([
-        AnyRoomPlugin(AudioChatroomPlugin()), AnyRoomPlugin(SealMicPlugin()), AnyRoomPlugin(MusicLessonPlugin()),
+        AnyRoomPlugin(AudioChatroomPlugin()), AnyRoomPlugin(SealMicPlugin()), AnyRoomPlugin(MusicLessonPlugin()), AnyRoomPlugin(LiveQuizPlugin()),
     ])
 
     /// Schema folders of the providers, applied after core and before the plugins'.

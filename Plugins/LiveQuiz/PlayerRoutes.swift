@@ -1,0 +1,121 @@
+import Foundation
+import PostgresNIO
+import RoomCore
+
+/// `/quiz/player/create`, `/quiz/player/room/query`, `/quiz/player/answer`.
+enum PlayerRoutes {
+    typealias Settings = LiveQuizPlugin.Settings
+    static let pluginID = LiveQuizPlugin.pluginID
+
+    struct Player: Encodable, Sendable {
+        let accid: String
+        let nickname: String
+        let imToken: String
+        let sid: String
+        let availableAt: Int64
+    }
+
+    struct RoomInfo: Encodable, Sendable {
+        let roomId: Int64
+        let name: String
+        let creator: String
+        let rtmpPullUrl: String
+        let hlsPullUrl: String
+        let httpPullUrl: String
+        let roomStatus: Bool
+        let liveStatus: Int
+        let onlineUserCount: Int
+        let bonus: Double
+        let quizCount: Int
+        let questionCount: Int
+        let gameStatus: Int
+        let addr: [String]
+    }
+
+    struct Answered: Encodable, Sendable {
+        let result: Int
+    }
+
+    static let routes: [ClientRoute<Settings>] = [
+        /// Login and registration in one: a live sid is renewed, anything else gets a new guest.
+        ClientRoute("/quiz/player/create") { call in
+            let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
+            let ttl = call.settings.sessionTTLSeconds
+            if let sid = call.parameters.string("sid"),
+               let (account, expiresAt) = try await accounts.resolve(call.tenant.id, sid: sid, pluginID: pluginID, renewSeconds: ttl) {
+                let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
+                return Player(accid: account.accid, nickname: account.nickname, imToken: credentials.token, sid: sid, availableAt: expiresAt.epochMilliseconds)
+            }
+            let account = try await accounts.createGuest(call.tenant.id, prefix: "quiz", nickname: { "玩家" + $0.suffix(6) }, avatar: "")
+            let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
+            let session = try await accounts.openSession(call.tenant.id, accid: account.accid, pluginID: pluginID, ttlSeconds: ttl)
+            return Player(accid: account.accid, nickname: account.nickname, imToken: credentials.token, sid: session.sid,
+                          availableAt: session.expiresAt.epochMilliseconds)
+        },
+
+        /// Entering: the shipped app queries the room as it enters, which makes it a player.
+        ClientRoute("/quiz/player/room/query") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID, accidAsSid: call.settings.accidAsSid)
+            let roomID = try call.parameters.requiredInt64("roomId")
+            let store = QuizStore(database: call.services.database, tenantID: call.tenant.id)
+            guard let game = try await store.game(roomID),
+                  let room = try await call.services.engine.store.room(call.tenant.id, roomID) else { throw RoomError.notFound }
+            guard game.status < 2, room.isOpen else { throw QuizCodes.over() }
+            try await store.enter(roomID, accid: account.accid, revives: call.settings.revives, now: call.services.clock.now())
+            let pull = try await call.tenant.live.pullURLs(stream: game.stream, expiresAt: room.expiresAt)
+            var online = 0
+            if let chatroom = room.imChatroomID { online = try await call.tenant.im.onlineCounts([chatroom])[chatroom] ?? 0 }
+            let streaming = try await ProviderStateStore(database: call.services.database).stream(call.tenant.id, game.stream)?.live ?? false
+            let count = try await store.questions(roomID).count
+            return RoomInfo(roomId: roomID, name: room.name, creator: room.owner, rtmpPullUrl: pull.rtmp, hlsPullUrl: pull.hls, httpPullUrl: pull.flv,
+                            roomStatus: room.isOpen, liveStatus: streaming || game.status == 1 ? 1 : 0, onlineUserCount: online,
+                            bonus: Double(game.bonusCents) / 100, quizCount: count, questionCount: count, gameStatus: game.status, addr: [])
+        },
+
+        /// Judged in one transaction on the player's row, with the server's clock.
+        ClientRoute("/quiz/player/answer") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID, accidAsSid: call.settings.accidAsSid)
+            let roomID = try call.parameters.requiredInt64("roomId")
+            let questionID = try call.parameters.requiredInt64("questionId")
+            let option = try call.parameters.requiredInt64("answer")
+            let store = QuizStore(database: call.services.database, tenantID: call.tenant.id)
+            guard let game = try await store.game(roomID) else { throw RoomError.notFound }
+            guard game.status < 2 else { throw QuizCodes.over() }
+            let questions = try await store.questions(roomID)
+            guard let stored = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
+            guard (0..<Int64(stored.options.count)).contains(option) else {
+                throw ParameterError(field: "answer", reason: "must be an option id from 0 to \(stored.options.count - 1)")
+            }
+            let current = questions.filter { $0.publishedAt != nil }.max { $0.id < $1.id }?.id
+            let question = QuizQuestion(id: stored.id, optionCount: stored.options.count, rightAnswer: stored.rightAnswer,
+                                        windowEndsAt: stored.windowEndsAt, isCurrent: current == stored.id)
+            let now = call.services.clock.now()
+            let result: Int = try await call.services.database.transaction { connection in
+                let rows = try await connection.query("""
+                    SELECT p.status, p.revives, p.answered,
+                           EXISTS (SELECT 1 FROM quiz_answers a WHERE a.tenant_id = p.tenant_id AND a.room_id = p.room_id
+                                   AND a.question_id = \(stored.id) AND a.accid = p.accid)
+                    FROM quiz_players p WHERE p.tenant_id = \(call.tenant.id) AND p.room_id = \(roomID) AND p.accid = \(account.accid)
+                    FOR UPDATE
+                    """, logger: call.logger).collect()
+                let found = try rows.decode((String, Int, Int, Bool).self).first
+                let player = found.map { QuizPlayer(status: QuizPlayer.Status(rawValue: $0.0) ?? .out, revives: $0.1, answered: $0.2) }
+                let judgement = QuizRules.judge(Int(option), to: question, by: player, alreadyAnswered: found?.3 ?? false, now: now)
+                if let after = judgement.player, after != player {
+                    try await connection.query("""
+                        UPDATE quiz_players SET status = \(after.status.rawValue), revives = \(after.revives), answered = \(after.answered)
+                        WHERE tenant_id = \(call.tenant.id) AND room_id = \(roomID) AND accid = \(account.accid)
+                        """, logger: call.logger)
+                }
+                if judgement.accepted {
+                    try await connection.query("""
+                        INSERT INTO quiz_answers (tenant_id, room_id, question_id, accid, option, at)
+                        VALUES (\(call.tenant.id), \(roomID), \(stored.id), \(account.accid), \(Int(option)), \(now))
+                        """, logger: call.logger)
+                }
+                return judgement.result
+            }
+            return Answered(result: result)
+        },
+    ]
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RoomCore
+
+/// A game's stored facts.
+struct QuizGame: Sendable {
+    let roomID: RoomID
+    let deviceID: String
+    let passwordHash: String
+    let bonusCents: Int64
+    let status: Int
+    let stream: String
+}
+
+struct StoredQuestion: Sendable {
+    let id: Int
+    let question: String
+    let options: [String]
+    let rightAnswer: Int
+    let publishedAt: Date?
+    let windowEndsAt: Date?
+    let resultPublishedAt: Date?
+}
+
+/// The SQL of games, questions, players and answers.
+struct QuizStore {
+    let database: Database
+    let tenantID: TenantID
+
+    func game(_ roomID: RoomID) async throws -> QuizGame? {
+        let rows = try await database.query("""
+            SELECT room_id, device_id, password_hash, (bonus * 100)::bigint, status, stream FROM quiz_games
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
+            """)
+        return try rows.decode((Int64, String, String, Int64, Int, String).self).first.map(QuizGame.init)
+    }
+
+    func openGame(device: String) async throws -> QuizGame? {
+        let rows = try await database.query("""
+            SELECT room_id, device_id, password_hash, (bonus * 100)::bigint, status, stream FROM quiz_games
+            WHERE tenant_id = \(tenantID) AND device_id = \(device) AND status < 2
+            """)
+        return try rows.decode((Int64, String, String, Int64, Int, String).self).first.map(QuizGame.init)
+    }
+
+    func questions(_ roomID: RoomID) async throws -> [StoredQuestion] {
+        let rows = try await database.query("""
+            SELECT question_id, question, options, right_answer, published_at, window_ends_at, result_published_at
+            FROM quiz_questions WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY question_id
+            """)
+        return try rows.decode((Int, String, [String], Int, Date?, Date?, Date?).self).map(StoredQuestion.init)
+    }
+
+    /// How many accepted answers chose each option.
+    func selectCounts(_ roomID: RoomID, question: Int) async throws -> [Int: Int] {
+        let rows = try await database.query("""
+            SELECT option, count(*)::int FROM quiz_answers
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) GROUP BY option
+            """)
+        return Dictionary(uniqueKeysWithValues: try rows.decode((Int, Int).self).map { ($0, $1) })
+    }
+
+    /// Players still in after `questionCount` questions, and how many played.
+    func standings(_ roomID: RoomID, questionCount: Int) async throws -> (players: Int, winners: [AccountID]) {
+        let rows = try await database.query("""
+            SELECT accid, status, answered FROM quiz_players
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND status <> 'spectator' ORDER BY entered_at, accid
+            """)
+        let players = try rows.decode((String, String, Int).self)
+        let winners = players.filter { QuizRules.isWinner(QuizPlayer(status: QuizPlayer.Status(rawValue: $0.1) ?? .out, revives: 0, answered: $0.2), questionCount: questionCount) }
+        return (players.count, winners.map(\.0))
+    }
+
+    /// Registers a player on their first room query: playing before the
+    /// first question went out, a spectator after.
+    func enter(_ roomID: RoomID, accid: AccountID, revives: Int, now: Date) async throws {
+        try await database.query("""
+            INSERT INTO quiz_players (tenant_id, room_id, accid, status, revives, entered_at)
+            SELECT \(tenantID), \(roomID), \(accid),
+                   CASE WHEN EXISTS (SELECT 1 FROM quiz_questions q WHERE q.tenant_id = \(tenantID) AND q.room_id = \(roomID)
+                                     AND q.published_at IS NOT NULL) THEN 'spectator' ELSE 'playing' END,
+                   \(revives), \(now)
+            ON CONFLICT DO NOTHING
+            """)
+    }
+}

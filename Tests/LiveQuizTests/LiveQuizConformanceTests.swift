@@ -1,0 +1,55 @@
+import Foundation
+import LiveQuiz
+import PluginConformance
+import RoomCore
+import RoomTestSupport
+import Synchronization
+import Testing
+
+/// live-quiz passes the plugin conformance suite. A game belongs to its host
+/// device; the host proves it with the room password, which the driver keeps.
+@Suite struct LiveQuizConformanceTests {
+    final class Driver: ConformanceDriver {
+        let hosts = Mutex<[RoomID: ConformanceAccount]>([:])
+        var plugin: AnyRoomPlugin { AnyRoomPlugin(LiveQuizPlugin()) }
+        var pluginTable: String { "[plugins.live-quiz]\n" }
+
+        func makeAccount(_ client: PluginClient) async throws -> ConformanceAccount {
+            let player = try await client.post("/quiz/player/create", form: [:]).json["data"]
+            return ConformanceAccount(accid: player?["accid"]?.string ?? "", credential: player?["sid"]?.string ?? "")
+        }
+
+        func createRoom(_ client: PluginClient, owner: ConformanceAccount) async throws -> RoomID {
+            let device = "pc-\(uniqueID())"
+            let answer = try await client.post("/quiz/host/create", form: ["deviceId": device, "bonus": "10"])
+            guard let id = answer.json["data"]?["roomId"]?.int64, let password = answer.json["data"]?["password"]?.string else {
+                throw Unexpected(answer: "\(answer.json)")
+            }
+            hosts.withLock { $0[id] = ConformanceAccount(accid: "host-\(device)", credential: password) }
+            return id
+        }
+
+        func owner(of roomID: RoomID, createdBy creator: ConformanceAccount) async throws -> ConformanceAccount {
+            guard let host = hosts.withLock({ $0[roomID] }) else { throw Unexpected(answer: "no game \(roomID)") }
+            return host
+        }
+
+        /// Only the room password ends a game.
+        func dissolveRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool {
+            try await client.post("/quiz/host/switch", form: ["roomId": "\(roomID)", "password": account.credential, "status": "2"])
+                .json["code"]?.int64 == 200
+        }
+
+        /// A player joins a game by querying it, as the app does on entering.
+        func joinRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool {
+            try await client.post("/quiz/player/room/query", form: ["sid": account.credential, "roomId": "\(roomID)"]).json["code"]?.int64 == 200
+        }
+
+        struct Unexpected: Error { let answer: String }
+    }
+
+    @Test(arguments: ConformanceSuite.Check.allCases)
+    func conformance(_ check: ConformanceSuite.Check) async throws {
+        try await ConformanceSuite(driver: Driver(), database: try await TestDatabase.shared()).run(check)
+    }
+}
