@@ -70,6 +70,11 @@ let package = Package(
             path: "Plugins/LiveQuiz"
         ),
         .target(
+            name: "HeadsetLive",
+            dependencies: ["RoomCore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Plugins/HeadsetLive"
+        ),
+        .target(
             name: "SealMic",
             dependencies: ["RoomCore", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Plugins/SealMic"
@@ -92,7 +97,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .target(name: "RoomkeeperBuild", dependencies: ["RoomCore", "RoomProviders", "AudioChatroom", "SealMic", "MusicLesson", "LiveQuiz"]),
+        .target(name: "RoomkeeperBuild", dependencies: ["RoomCore", "RoomProviders", "AudioChatroom", "SealMic", "MusicLesson", "LiveQuiz", "HeadsetLive"]),
         .executableTarget(
             name: "roomkeeper",
             dependencies: [
@@ -156,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "ProviderTests",
             dependencies: [
-                "RoomCore", "RoomServer", "RoomProviders", "RoomTestSupport", "AudioChatroom", "SealMic",
+                "RoomCore", "RoomServer", "RoomProviders", "RoomTestSupport", "AudioChatroom", "SealMic", "HeadsetLive", "PluginConformance",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -39,18 +39,10 @@ enum PlayerRoutes {
     static let routes: [ClientRoute<Settings>] = [
         /// Login and registration in one: a live sid is renewed, anything else gets a new guest.
         ClientRoute("/quiz/player/create") { call in
-            let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
-            let ttl = call.settings.sessionTTLSeconds
-            if let sid = call.parameters.string("sid"),
-               let (account, expiresAt) = try await accounts.resolve(call.tenant.id, sid: sid, pluginID: pluginID, renewSeconds: ttl) {
-                let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
-                return Player(accid: account.accid, nickname: account.nickname, imToken: credentials.token, sid: sid, availableAt: expiresAt.epochMilliseconds)
-            }
-            let account = try await accounts.createGuest(call.tenant.id, prefix: "quiz", nickname: { "玩家" + $0.suffix(6) }, avatar: "")
-            let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
-            let session = try await accounts.openSession(call.tenant.id, accid: account.accid, pluginID: pluginID, ttlSeconds: ttl)
-            return Player(accid: account.accid, nickname: account.nickname, imToken: credentials.token, sid: session.sid,
-                          availableAt: session.expiresAt.epochMilliseconds)
+            let login = try await GuestLogin.login(call, pluginID: pluginID, ttlSeconds: call.settings.sessionTTLSeconds,
+                                                   prefix: "quiz", nickname: { "玩家" + $0.suffix(6) })
+            return Player(accid: login.account.accid, nickname: login.account.nickname, imToken: login.imToken, sid: login.sid,
+                          availableAt: login.expiresAt.epochMilliseconds)
         },
 
         /// Entering: the shipped app queries the room as it enters, which makes it a player.

@@ -1,4 +1,5 @@
 import AudioChatroom
+import HeadsetLive
 import LiveQuiz
 import MusicLesson
 import RoomCore
@@ -8,9 +9,10 @@ import SealMic
 /// The one place concrete plugins and providers meet: what this build
 /// serves. The executable and the tests of the example tenants read it.
 public enum Build {
-    /// Scenario plugins land here as they are implemented (headset-live to come).
+    /// Every scenario plugin this build serves.
     public static let plugins = PluginRegistry([
         AnyRoomPlugin(AudioChatroomPlugin()), AnyRoomPlugin(SealMicPlugin()), AnyRoomPlugin(MusicLessonPlugin()), AnyRoomPlugin(LiveQuizPlugin()),
+        AnyRoomPlugin(HeadsetLivePlugin()),
     ])
 
     /// Schema folders of the providers, applied after core and before the plugins'.

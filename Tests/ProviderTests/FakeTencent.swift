@@ -19,13 +19,15 @@ final class FakeTencent: Sendable {
 
     struct State {
         var online: Set<String> = []
+        /// The fake's "now" for the 5-minute timestamp check (tests move it).
+        var clock: any RoomClock = SystemClock()
     }
 
     let store: Store<State>
     let vendor: FakeVendor
 
-    init() {
-        (store, vendor) = FakeVendor.stateful(State(), Self.answer)
+    init(clock: any RoomClock = SystemClock()) {
+        (store, vendor) = FakeVendor.stateful(State(clock: clock), Self.answer)
     }
 
     func publish(_ stream: String) { store.state.withLock { _ = $0.online.insert(stream) } }
@@ -37,7 +39,7 @@ final class FakeTencent: Sendable {
         guard call.headers["content-type"] == contentType, call.headers["x-tc-version"] == "2018-08-01",
               let host = call.headers["host"], let action = call.headers["x-tc-action"],
               let timestamp = call.headers["x-tc-timestamp"], let seconds = Int64(timestamp),
-              abs(Double(seconds) - Date().timeIntervalSince1970) < 300 else { return failure("AuthFailure.InvalidAuthorization", "headers") }
+              abs(Double(seconds) - store.state.withLock({ $0.clock.now() }).timeIntervalSince1970) < 300 else { return failure("AuthFailure.InvalidAuthorization", "headers") }
         guard call.headers["authorization"] == authorization(host: host, contentType: contentType, timestamp: seconds, body: call.body) else {
             return failure("AuthFailure.SignatureFailure", "signature")
         }

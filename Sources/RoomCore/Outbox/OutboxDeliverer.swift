@@ -24,20 +24,38 @@ public struct ProviderOutboxDeliverer: OutboxDeliverer {
     }
 
     public func deliver(_ entry: OutboxEntry) async throws {
-        guard entry.kind == IMEffect.outboxKind else {
+        // A tenant missing from the configuration may come back with a reload: retry.
+        func tenant() throws -> Tenant {
+            guard let tenant = tenants(entry.tenantID) else {
+                throw IMError.unavailable(operation: "outbox", detail: "tenant \(entry.tenantID) is not configured")
+            }
+            return tenant
+        }
+        switch entry.kind {
+        case IMEffect.outboxKind:
+            let effect: IMEffect = try decode(entry)
+            do {
+                try await effect.perform(on: try tenant().im)
+            } catch let error as IMError where !error.isTransient {
+                throw PermanentDeliveryError(error.description)
+            }
+        case LiveEffect.outboxKind:
+            let effect: LiveEffect = try decode(entry)
+            do {
+                try await effect.perform(on: try tenant().live)
+            } catch let error as MediaError {
+                if case .rejected = error { throw PermanentDeliveryError(error.description) }
+                throw error
+            }
+        default:
             throw PermanentDeliveryError("no deliverer for outbox kind \(entry.kind)")
         }
-        guard let effect = try? JSONDecoder().decode(IMEffect.self, from: Data(entry.payload.utf8)) else {
+    }
+
+    private func decode<Effect: Decodable>(_ entry: OutboxEntry) throws -> Effect {
+        guard let effect = try? JSONDecoder().decode(Effect.self, from: Data(entry.payload.utf8)) else {
             throw PermanentDeliveryError("unreadable \(entry.kind) payload")
         }
-        // A tenant missing from the configuration may come back with a reload: retry.
-        guard let tenant = tenants(entry.tenantID) else {
-            throw IMError.unavailable(operation: "outbox", detail: "tenant \(entry.tenantID) is not configured")
-        }
-        do {
-            try await effect.perform(on: tenant.im)
-        } catch let error as IMError where !error.isTransient {
-            throw PermanentDeliveryError(error.description)
-        }
+        return effect
     }
 }

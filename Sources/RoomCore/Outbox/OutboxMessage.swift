@@ -19,6 +19,24 @@ public struct OutboxMessage: Sendable, Equatable {
     public static func im(_ effect: IMEffect, roomID: RoomID?) -> OutboxMessage {
         OutboxMessage(kind: IMEffect.outboxKind, payload: effect.json, roomID: roomID)
     }
+
+    /// A live-provider operation, performed through the tenant's live provider.
+    public static func live(_ effect: LiveEffect, roomID: RoomID?) -> OutboxMessage {
+        OutboxMessage(kind: LiveEffect.outboxKind, payload: JSONText.encode(effect), roomID: roomID)
+    }
+}
+
+/// Live-provider calls that can wait for the outbox.
+public enum LiveEffect: Codable, Sendable, Equatable {
+    case dropStream(String)
+
+    public static let outboxKind = "live"
+
+    public func perform(on provider: any LiveProvider) async throws {
+        switch self {
+        case .dropStream(let stream): try await provider.dropStream(stream)
+        }
+    }
 }
 
 /// IM provider calls that can wait for the outbox (nobody needs their answer now).

@@ -17,6 +17,7 @@ public struct AnyRoomPlugin: Sendable {
     let closing: @Sendable ([Room], CloseReason, ErasedHook) async throws -> [OutboxMessage]
     let joined: @Sendable (AccountID, Room, ErasedHook) async throws -> [OutboxMessage]
     let left: @Sendable (AccountID, Room, ErasedHook) async throws -> [OutboxMessage]
+    let providerEvent: @Sendable (ProviderEvent, ErasedHook) async throws -> [OutboxMessage]
 
     public struct ErasedRoute: Sendable {
         public let path: String
@@ -68,6 +69,7 @@ public struct AnyRoomPlugin: Sendable {
         closing = { rooms, reason, hook in try await plugin.roomsClosing(rooms, reason: reason, hook: try typed(hook)) }
         joined = { account, room, hook in try await plugin.memberJoined(account, room: room, hook: try typed(hook)) }
         left = { account, room, hook in try await plugin.memberLeft(account, room: room, hook: try typed(hook)) }
+        providerEvent = { event, hook in try await plugin.providerEvent(event, hook: try typed(hook)) }
         routes = plugin.routes().map { route in
             ErasedRoute(path: route.path, methods: route.methods.map { ClientRoute<Never>.Method(rawValue: $0.rawValue)! }) { settings, parts in
                 guard let settings = settings as? Plugin.Settings else { throw SettingsMismatch() }

@@ -37,6 +37,10 @@ public protocol RoomPlugin: Sendable {
 
     /// Runs inside the leave (or ban) transaction.
     func memberLeft(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage]
+
+    /// Runs inside the transaction that records a verified provider callback
+    /// of a tenant that enables the plugin (a stream started or was cut).
+    func providerEvent(_ event: ProviderEvent, hook: HookContext<Settings>) async throws -> [OutboxMessage]
 }
 
 extension RoomPlugin {
@@ -49,6 +53,8 @@ extension RoomPlugin {
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func memberLeft(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
+
+    public func providerEvent(_ event: ProviderEvent, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 }
 
 /// What a hook may use: the engine's open transaction and the tenant's settings.

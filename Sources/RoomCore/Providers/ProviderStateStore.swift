@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 
 /// The state verified provider callbacks report, per tenant.
 public struct ProviderStateStore: Sendable {
@@ -8,30 +9,45 @@ public struct ProviderStateStore: Sendable {
         self.database = database
     }
 
-    /// Applies a callback's events in one transaction.
-    public func apply(_ events: [ProviderEvent], tenantID: TenantID, provider: String, now: Date) async throws {
-        guard !events.isEmpty else { return }
-        try await database.transaction { connection in
+    /// Records a callback's events and runs the hooks of the tenant's plugins
+    /// on them, in one transaction; true when outbox work was queued.
+    @discardableResult
+    public func apply(_ events: [ProviderEvent], tenant: Tenant, provider: String, now: Date) async throws -> Bool {
+        guard !events.isEmpty else { return false }
+        let tenantID = tenant.id
+        return try await database.transaction { connection in
+            var messages: [OutboxMessage] = []
             for event in events {
-                switch event {
-                case .chatroomMember(let chatroom, let accid, let present):
-                    try await connection.query("""
-                        INSERT INTO provider_chatroom_members (tenant_id, provider, chatroom_id, accid, present, updated_at)
-                        VALUES (\(tenantID), \(provider), \(chatroom), \(accid), \(present), \(now))
-                        ON CONFLICT (tenant_id, provider, chatroom_id, accid) DO UPDATE SET present = EXCLUDED.present, updated_at = EXCLUDED.updated_at
-                        """, logger: database.logger)
-                case .chatroomClosed(let chatroom):
-                    try await connection.query("""
-                        UPDATE provider_chatroom_members SET present = false, updated_at = \(now)
-                        WHERE tenant_id = \(tenantID) AND provider = \(provider) AND chatroom_id = \(chatroom)
-                        """, logger: database.logger)
-                case .stream(let name, let live):
-                    try await connection.query("""
-                        INSERT INTO live_streams (tenant_id, stream, live, updated_at) VALUES (\(tenantID), \(name), \(live), \(now))
-                        ON CONFLICT (tenant_id, stream) DO UPDATE SET live = EXCLUDED.live, updated_at = EXCLUDED.updated_at
-                        """, logger: database.logger)
+                try await record(event, tenantID: tenantID, provider: provider, now: now, on: connection)
+                for enabled in tenant.plugins.values.sorted(by: { $0.plugin.id < $1.plugin.id }) {
+                    let hook = AnyRoomPlugin.ErasedHook(connection: connection, tenantID: tenantID, settings: enabled.settings, now: now,
+                                                        actor: .system, logger: database.logger)
+                    messages += try await enabled.plugin.providerEvent(event, hook)
                 }
             }
+            try await OutboxStore.enqueue(messages, tenantID: tenantID, now: now, on: connection, logger: database.logger)
+            return !messages.isEmpty
+        }
+    }
+
+    private func record(_ event: ProviderEvent, tenantID: TenantID, provider: String, now: Date, on connection: PostgresConnection) async throws {
+        switch event {
+        case .chatroomMember(let chatroom, let accid, let present):
+            try await connection.query("""
+                INSERT INTO provider_chatroom_members (tenant_id, provider, chatroom_id, accid, present, updated_at)
+                VALUES (\(tenantID), \(provider), \(chatroom), \(accid), \(present), \(now))
+                ON CONFLICT (tenant_id, provider, chatroom_id, accid) DO UPDATE SET present = EXCLUDED.present, updated_at = EXCLUDED.updated_at
+                """, logger: database.logger)
+        case .chatroomClosed(let chatroom):
+            try await connection.query("""
+                UPDATE provider_chatroom_members SET present = false, updated_at = \(now)
+                WHERE tenant_id = \(tenantID) AND provider = \(provider) AND chatroom_id = \(chatroom)
+                """, logger: database.logger)
+        case .stream(let name, let live):
+            try await connection.query("""
+                INSERT INTO live_streams (tenant_id, stream, live, updated_at) VALUES (\(tenantID), \(name), \(live), \(now))
+                ON CONFLICT (tenant_id, stream) DO UPDATE SET live = EXCLUDED.live, updated_at = EXCLUDED.updated_at
+                """, logger: database.logger)
         }
     }
 

@@ -33,7 +33,9 @@ struct ProviderCallbackRoutes: Sendable {
                 if case .malformed = refusal { throw Problem(.badRequest, code: "callback_malformed", detail: refusal.description) }
                 throw Problem(.unauthorized, code: "callback_refused", detail: refusal.description)
             case .success(let events):
-                try await ProviderStateStore(database: services.database).apply(events, tenantID: tenantID, provider: provider, now: services.clock.now())
+                if try await ProviderStateStore(database: services.database).apply(events, tenant: tenant, provider: provider, now: services.clock.now()) {
+                    services.wakeOutbox()
+                }
                 // Tencent reads {"code":0}; NetEase and RongCloud only need the 200.
                 return Accepted(code: provider == "tencent" ? 0 : 200)
             }

@@ -1,0 +1,115 @@
+import Foundation
+import RoomCore
+
+/// `/user/get`, `/device/bind`, `/device/unbind`, `/device/list`.
+enum DeviceRoutes {
+    typealias Settings = HeadsetLivePlugin.Settings
+    static let pluginID = HeadsetLivePlugin.pluginID
+
+    struct UserInfo: Encodable, Sendable {
+        let sid: String
+        let accid: String
+        let nickname: String
+        let availableAt: Int64
+    }
+
+    struct Bound: Encodable, Sendable {
+        let deviceId: String
+        let boundAt: Int64
+    }
+
+    struct Device: Encodable, Sendable {
+        let deviceId: String
+        let boundAt: Int64
+        let roomId: Int64?
+
+        enum Keys: String, CodingKey { case deviceId, boundAt, roomId }
+
+        /// `roomId` is null, not absent, without a live room.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(deviceId, forKey: .deviceId)
+            try container.encode(boundAt, forKey: .boundAt)
+            try container.encode(roomId, forKey: .roomId)
+        }
+    }
+
+    struct Listing: Encodable, Sendable {
+        let total: Int
+        let list: [Device]
+    }
+
+    static let routes: [ClientRoute<Settings>] = [
+        ClientRoute("/user/get") { call in
+            let login = try await GuestLogin.login(call, pluginID: pluginID, ttlSeconds: call.settings.sessionTTLSeconds,
+                                                   prefix: "phone", nickname: { "手机" + $0.suffix(6) })
+            return UserInfo(sid: login.sid, accid: login.account.accid, nickname: login.account.nickname, availableAt: login.expiresAt.epochMilliseconds)
+        },
+
+        /// Binding again to the same phone is success; another phone gets 1301.
+        ClientRoute("/device/bind") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID)
+            let device = try deviceID(call.parameters)
+            // The primary key decides a race: the loser's insert does nothing, and
+            // a new statement (a new snapshot) then sees the winner's row.
+            let inserted = try await call.services.database.query("""
+                INSERT INTO headset_devices (tenant_id, device_id, owner, bound_at)
+                VALUES (\(call.tenant.id), \(device), \(account.accid), \(call.services.clock.now()))
+                ON CONFLICT (tenant_id, device_id) DO NOTHING RETURNING owner, bound_at
+                """)
+            let existing = inserted.isEmpty ? try await call.services.database.query("""
+                SELECT owner, bound_at FROM headset_devices WHERE tenant_id = \(call.tenant.id) AND device_id = \(device)
+                """) : inserted
+            guard let (owner, boundAt) = try existing.decode((String, Date).self).first else {
+                throw ClientError(code: HeadsetCodes.boundElsewhere, message: "device \(device) was just unbound; try again")
+            }
+            guard owner == account.accid else {
+                throw ClientError(code: HeadsetCodes.boundElsewhere, message: "device \(device) is bound to another phone")
+            }
+            return Bound(deviceId: device, boundAt: boundAt.epochMilliseconds)
+        },
+
+        /// Ends the device's live room first.
+        ClientRoute("/device/unbind") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID)
+            let device = try deviceID(call.parameters)
+            guard try await owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
+            if let roomID = try await LiveRoutes.openRoom(device: device, call) {
+                _ = try? await call.services.engine.dissolve(roomID, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+                call.services.wakeOutbox()
+            }
+            try await call.services.database.query("""
+                DELETE FROM headset_devices WHERE tenant_id = \(call.tenant.id) AND device_id = \(device) AND owner = \(account.accid)
+                """)
+            return EmptyObject()
+        },
+
+        ClientRoute("/device/list") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID)
+            let rows = try await call.services.database.query("""
+                SELECT d.device_id, d.bound_at, r.room_id FROM headset_devices d
+                LEFT JOIN headset_rooms r ON r.tenant_id = d.tenant_id AND r.device_id = d.device_id AND r.active
+                WHERE d.tenant_id = \(call.tenant.id) AND d.owner = \(account.accid) ORDER BY d.bound_at, d.device_id
+                """)
+            let devices = try rows.decode((String, Date, Int64?).self).map { Device(deviceId: $0, boundAt: $1.epochMilliseconds, roomId: $2) }
+            return Listing(total: devices.count, list: devices)
+        },
+    ]
+
+    /// The UID from the headset's QR code: 4-64 letters, digits, `-`, `_`.
+    static func deviceID(_ parameters: WireParameters) throws -> String {
+        let device = try parameters.required("deviceId")
+        let allowed = device.unicodeScalars.allSatisfy { ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "-" || $0 == "_" }
+        guard (4...64).contains(device.count), allowed else {
+            throw ParameterError(field: "deviceId", reason: "must be 4-64 letters, digits, - or _")
+        }
+        return device
+    }
+
+    static func owner(of device: String, _ call: ClientCall<Settings>) async throws -> AccountID? {
+        let rows = try await call.services.database.query("""
+            SELECT owner FROM headset_devices WHERE tenant_id = \(call.tenant.id) AND device_id = \(device)
+            """)
+        return try rows.decode(String.self).first
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import PostgresNIO
+import RoomCore
+
+/// `/live/start`, `/live/stop`, `/live/list`, `/live/query`, `/intercom/start`.
+enum LiveRoutes {
+    typealias Settings = HeadsetLivePlugin.Settings
+    static let pluginID = HeadsetLivePlugin.pluginID
+
+    struct PullURLs: Encodable, Sendable {
+        let rtmp: String
+        let flv: String
+        let hls: String
+    }
+
+    struct Started: Encodable, Sendable {
+        let roomId: Int64
+        let deviceId: String
+        let title: String
+        let pushUrl: String
+        let pullUrls: PullURLs
+        let liveStatus: Int
+        let createTime: Int64
+        let expiresAt: Int64
+    }
+
+    struct Listed: Encodable, Sendable {
+        let roomId: Int64
+        let title: String
+        let deviceId: String
+        let creator: String
+        let liveStatus: Int
+        let rtmpPullUrl: String
+        let createTime: Int64
+    }
+
+    struct Listing: Encodable, Sendable {
+        let total: Int
+        let list: [Listed]
+    }
+
+    struct Queried: Encodable, Sendable {
+        let roomId: Int64
+        let title: String
+        let deviceId: String
+        let creator: String
+        let pullUrls: PullURLs
+        let liveStatus: Int
+        let onlineUserCount: Int
+        let createTime: Int64
+        let expiresAt: Int64
+    }
+
+    struct Intercom: Encodable, Sendable {
+        let speakUrl: String
+        let listenUrl: String
+        let expiresAt: Int64
+    }
+
+    /// A live room's own row.
+    struct LiveRoom {
+        let room: Room
+        let deviceID: String
+        let title: String
+        let stream: String
+    }
+
+    static let routes: [ClientRoute<Settings>] = [
+        /// One open room per device: starting again returns it with freshly signed URLs.
+        ClientRoute("/live/start") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID)
+            let device = try DeviceRoutes.deviceID(call.parameters)
+            let title = call.parameters.string("title") ?? "直播"
+            guard title.count <= 32 else { throw ParameterError(field: "title", reason: "must be at most 32 characters") }
+            guard try await DeviceRoutes.owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
+            if let existing = try await openRoom(device: device, call), let live = try await liveRoom(existing, call) {
+                return try await started(live, call)
+            }
+            let now = call.services.clock.now()
+            let ttl = call.policy.ttlSeconds
+            let room = try await call.services.engine.createWithChatroom(
+                // Idle until its stream starts: the room expires early unless a push begins.
+                NewRoom(pluginID: pluginID, name: title, owner: account.accid, ttlSeconds: min(ttl, call.settings.idleTimeoutSeconds),
+                        attributes: JSONValue.object(["deviceId": .string(device)]).jsonText),
+                in: call.tenant, by: .account(account.accid))
+            let stream = "headset-\(room.id)-\(Secrets.randomToken(bytes: 6))"
+            let inserted = try await call.services.database.query("""
+                INSERT INTO headset_rooms (tenant_id, room_id, device_id, title, stream, deadline)
+                VALUES (\(call.tenant.id), \(room.id), \(device), \(title), \(stream), \(now.addingTimeInterval(TimeInterval(ttl))))
+                ON CONFLICT (tenant_id, device_id) WHERE active DO NOTHING RETURNING room_id
+                """)
+            guard !inserted.isEmpty else {
+                // A concurrent start won: this room goes, theirs is the device's.
+                _ = try? await call.services.engine.dissolve(room.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+                guard let winner = try await openRoom(device: device, call), let live = try await liveRoom(winner, call) else { throw RoomError.notFound }
+                return try await started(live, call)
+            }
+            return try await started(LiveRoom(room: room, deviceID: device, title: title, stream: stream), call)
+        },
+
+        ClientRoute("/live/stop") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID)
+            let roomID = try call.parameters.requiredInt64("roomId")
+            _ = try await call.services.engine.dissolve(roomID, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+            call.services.wakeOutbox()
+            return EmptyObject()
+        },
+
+        /// Rooms whose stream is live now, newest first.
+        ClientRoute("/live/list", methods: [.get, .post]) { call in
+            let limit = try call.parameters.int("limit", default: 20, in: 1...100)
+            let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
+            let rows = try await call.services.database.query("""
+                SELECT h.room_id, count(*) OVER ()::int FROM headset_rooms h
+                JOIN live_streams s ON s.tenant_id = h.tenant_id AND s.stream = h.stream AND s.live
+                JOIN rooms r ON r.tenant_id = h.tenant_id AND r.room_id = h.room_id AND r.state = 'open' AND r.expires_at > \(call.services.clock.now())
+                WHERE h.tenant_id = \(call.tenant.id) AND h.active
+                ORDER BY h.room_id DESC LIMIT \(limit) OFFSET \(offset)
+                """)
+            var total = 0
+            var list: [Listed] = []
+            for (roomID, count) in try rows.decode((Int64, Int).self) {
+                total = count
+                guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), let live = try await liveRoom(room, call) else { continue }
+                let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: room.expiresAt)
+                list.append(Listed(roomId: roomID, title: live.title, deviceId: live.deviceID, creator: room.owner, liveStatus: 1,
+                                   rtmpPullUrl: pull.rtmp, createTime: room.createdAt.epochMilliseconds))
+            }
+            return Listing(total: total, list: list)
+        },
+
+        ClientRoute("/live/query", methods: [.get, .post]) { call in
+            let roomID = try call.parameters.requiredInt64("roomId")
+            guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), room.pluginID == pluginID,
+                  let live = try await liveRoom(room, call) else { throw RoomError.notFound }
+            guard room.isOpen, room.expiresAt > call.services.clock.now() else { throw RoomError.closed }
+            let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: room.expiresAt)
+            var online = 0
+            if let chatroom = room.imChatroomID { online = try await call.tenant.im.onlineCounts([chatroom])[chatroom] ?? 0 }
+            return Queried(roomId: roomID, title: live.title, deviceId: live.deviceID, creator: room.owner,
+                           pullUrls: PullURLs(rtmp: pull.rtmp, flv: pull.flv, hls: pull.hls), liveStatus: try await liveStatus(live, call),
+                           onlineUserCount: online, createTime: room.createdAt.epochMilliseconds, expiresAt: room.expiresAt.epochMilliseconds)
+        },
+
+        /// Owner only; stream names are new and unguessable per session.
+        ClientRoute("/intercom/start") { call in
+            let account = try await NetEase.account(call, pluginID: pluginID)
+            let roomID = try call.parameters.requiredInt64("roomId")
+            guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
+            guard room.owner == account.accid else { throw RoomError.notOwner }
+            guard room.isOpen, room.expiresAt > call.services.clock.now() else { throw RoomError.closed }
+            guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
+            let session = try await call.tenant.intercom.session(for: roomID, expiresAt: try await deadline(live, call))
+            try await call.services.database.query("""
+                INSERT INTO headset_intercom (tenant_id, room_id, speak_url, listen_url, expires_at, created_at)
+                VALUES (\(call.tenant.id), \(roomID), \(session.speakURL), \(session.listenURL), \(session.expiresAt), \(call.services.clock.now()))
+                """)
+            return Intercom(speakUrl: session.speakURL, listenUrl: session.listenURL, expiresAt: session.expiresAt.epochMilliseconds)
+        },
+    ]
+
+    static func openRoom(device: String, _ call: ClientCall<Settings>) async throws -> RoomID? {
+        let rows = try await call.services.database.query("""
+            SELECT room_id FROM headset_rooms WHERE tenant_id = \(call.tenant.id) AND device_id = \(device) AND active
+            """)
+        return try rows.decode(Int64.self).first
+    }
+
+    static func liveRoom(_ roomID: RoomID, _ call: ClientCall<Settings>) async throws -> LiveRoom? {
+        guard let room = try await call.services.engine.store.room(call.tenant.id, roomID) else { return nil }
+        return try await liveRoom(room, call)
+    }
+
+    static func liveRoom(_ room: Room, _ call: ClientCall<Settings>) async throws -> LiveRoom? {
+        let rows = try await call.services.database.query("""
+            SELECT device_id, title, stream FROM headset_rooms WHERE tenant_id = \(call.tenant.id) AND room_id = \(room.id)
+            """)
+        return try rows.decode((String, String, String).self).first.map { LiveRoom(room: room, deviceID: $0, title: $1, stream: $2) }
+    }
+
+    /// 1 while the live provider last reported the stream pushing.
+    static func liveStatus(_ live: LiveRoom, _ call: ClientCall<Settings>) async throws -> Int {
+        try await ProviderStateStore(database: call.services.database).stream(call.tenant.id, live.stream)?.live == true ? 1 : 0
+    }
+
+    /// The latest the room may live: URLs are signed until then.
+    static func deadline(_ live: LiveRoom, _ call: ClientCall<Settings>) async throws -> Date {
+        let rows = try await call.services.database.query("""
+            SELECT deadline FROM headset_rooms WHERE tenant_id = \(call.tenant.id) AND room_id = \(live.room.id)
+            """)
+        return try rows.decode(Date.self).first ?? live.room.expiresAt
+    }
+
+    static func started(_ live: LiveRoom, _ call: ClientCall<Settings>) async throws -> Started {
+        let until = try await deadline(live, call)
+        let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: until)
+        return Started(roomId: live.room.id, deviceId: live.deviceID, title: live.title,
+                       pushUrl: try await call.tenant.live.pushURL(stream: live.stream, expiresAt: until),
+                       pullUrls: PullURLs(rtmp: pull.rtmp, flv: pull.flv, hls: pull.hls), liveStatus: try await liveStatus(live, call),
+                       createTime: live.room.createdAt.epochMilliseconds, expiresAt: live.room.expiresAt.epochMilliseconds)
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import PostgresNIO
+
+/// Moves an open room's expiry inside a plugin hook's transaction (a live
+/// room idles towards an early expiry until its stream starts), with an
+/// audit event. The sweeper then expires it as any other room.
+public enum RoomDeadline {
+    public static func set<Settings>(_ roomID: RoomID, to expiry: Date, reason: String, hook: HookContext<Settings>) async throws {
+        let rows = try await hook.connection.query("""
+            UPDATE rooms SET expires_at = \(expiry), version = version + 1
+            WHERE tenant_id = \(hook.tenantID) AND room_id = \(roomID) AND state = 'open' AND expires_at <> \(expiry)
+            RETURNING room_id
+            """, logger: hook.logger).collect()
+        guard !rows.isEmpty else { return }
+        try await hook.connection.query("""
+            INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+            VALUES (\(hook.tenantID), \(roomID), \(hook.now), 'deadline', \(hook.actor.description),
+                    jsonb_build_object('expiresAt', \(ISO8601DateFormatter().string(from: expiry)), 'reason', \(reason)))
+            """, logger: hook.logger)
+    }
+}
