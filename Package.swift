@@ -105,6 +105,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // ops/bench's reference: one bare route doing what /room/list does.
+        .executableTarget(
+            name: "bench-bare",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         // Shared by the test targets: a PostgreSQL fixture and a test-only plugin.
         .target(
             name: "RoomTestSupport",

@@ -33,8 +33,7 @@ enum RoomRoutes {
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
             let store = call.services.engine.store
-            let rooms = try await store.rooms(call.tenant.id, .init(state: "open", pluginID: pluginID, limit: limit, offset: offset))
-            let total = try await store.count(call.tenant.id, pluginID: pluginID, state: "open")
+            let (rooms, total) = try await store.page(call.tenant.id, pluginID: pluginID, state: "open", limit: limit, offset: offset)
             let online = try await call.tenant.im.onlineCounts(rooms.compactMap(\.imChatroomID))
             return Listing(total: total, list: rooms.map { room in
                 RoomInfo(roomId: room.id, name: room.name, creator: room.owner, thumbnail: thumbnail(room),

@@ -14,6 +14,14 @@ enum Env {
         return try DatabaseURL.endpoint(from: url)
     }
 
+    /// A duration such as "250ms", "1s" or "1h" from the environment, if set.
+    static func duration(_ name: String) throws -> Duration? {
+        guard let text = values[name], !text.isEmpty else { return nil }
+        if text.hasSuffix("ms"), let milliseconds = Int64(text.dropLast(2)), milliseconds > 0 { return .milliseconds(milliseconds) }
+        guard let seconds = SettingsReader.parseDuration(text), seconds > 0 else { throw CommandFailure("\(name) must be a duration such as 250ms, 1s or 1h") }
+        return .seconds(seconds)
+    }
+
     static func logger(_ label: String) -> Logger {
         var logger = Logger(label: label)
         logger.logLevel = values["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info

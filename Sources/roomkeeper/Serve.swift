@@ -25,6 +25,8 @@ struct Serve: AsyncParsableCommand {
         options.schemaRoot = env["ROOMKEEPER_SCHEMA"] ?? "schema"
         options.operatorKey = env["ROOMKEEPER_OPERATOR_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         options.extraSchemaFolders = Build.extraSchemaFolders
+        if let interval = try Env.duration("ROOMKEEPER_SWEEP_INTERVAL") { options.sweeper.interval = interval }
+        if let interval = try Env.duration("ROOMKEEPER_OUTBOX_POLL") { options.dispatcher.pollInterval = interval }
         if options.operatorKey == nil { logger.warning("ROOMKEEPER_OPERATOR_KEY is not set: the admin API accepts tenant keys only") }
 
         let endpoint = try Env.databaseEndpoint()

@@ -65,16 +65,31 @@ public struct AccountStore: Sendable {
     /// `renewSeconds`, a live session's expiry moves to now + that.
     public func resolve(_ tenantID: TenantID, sid: String, pluginID: String, renewSeconds: Int? = nil) async throws -> (Account, expiresAt: Date)? {
         let now = clock.now()
-        let renewed = renewSeconds.map { now.addingTimeInterval(TimeInterval($0)) }
+        let hash = Secrets.sha256Hex(sid)
+        // Most calls only read the session; renewing is a write.
+        guard let renewSeconds else {
+            let rows = try await database.query("""
+                SELECT a.accid, a.nickname, a.avatar, a.role, s.expires_at FROM sessions s
+                JOIN accounts a ON a.tenant_id = s.tenant_id AND a.accid = s.accid
+                WHERE s.tenant_id = \(tenantID) AND s.token_hash = \(hash) AND s.plugin_id = \(pluginID)
+                  AND s.revoked_at IS NULL AND s.expires_at > \(now)
+                """)
+            return try Self.decodeSession(rows)
+        }
+        let renewed = now.addingTimeInterval(TimeInterval(renewSeconds))
         let rows = try await database.query("""
-            UPDATE sessions s SET expires_at = coalesce(\(renewed), s.expires_at)
+            UPDATE sessions s SET expires_at = \(renewed)
             FROM accounts a
-            WHERE s.tenant_id = \(tenantID) AND s.token_hash = \(Secrets.sha256Hex(sid)) AND s.plugin_id = \(pluginID)
+            WHERE s.tenant_id = \(tenantID) AND s.token_hash = \(hash) AND s.plugin_id = \(pluginID)
               AND s.revoked_at IS NULL AND s.expires_at > \(now)
               AND a.tenant_id = s.tenant_id AND a.accid = s.accid
             RETURNING a.accid, a.nickname, a.avatar, a.role, s.expires_at
             """)
-        return try rows.decode((String, String, String, String, Date).self).first.map {
+        return try Self.decodeSession(rows)
+    }
+
+    private static func decodeSession(_ rows: [PostgresRow]) throws -> (Account, expiresAt: Date)? {
+        try rows.decode((String, String, String, String, Date).self).first.map {
             (Account(accid: $0, nickname: $1, avatar: $2, role: $3), $4)
         }
     }

@@ -181,7 +181,7 @@ public struct RoomEngine: Sendable {
         apply: (RoomWrites, Room, RoomLifecycle.Transition, Hook) async throws -> [OutboxMessage]
     ) async throws -> Room {
         let now = clock.now()
-        let kind: String = try await database.transaction { connection in
+        let (kind, room): (String, Room) = try await database.transaction { connection in
             let writes = RoomWrites(connection: connection, logger: database.logger)
             guard let snapshot = try await writes.lockSnapshot(tenant.id, roomID, account: account),
                   pluginID == nil || snapshot.room.pluginID == pluginID else { throw RoomError.notFound }
@@ -189,10 +189,27 @@ public struct RoomEngine: Sendable {
             let hook = try hook(for: snapshot, connection: connection, now: now, actor: actor ?? Self.actor(of: command))
             let messages = try await apply(writes, snapshot.room, decision, hook)
             try await writes.enqueue(messages, tenantID: tenant.id, now: now)
-            return Self.name(of: decision)
+            return (Self.name(of: decision), Self.room(snapshot.room, after: decision, now: now))
         }
         if kind != "none" { Self.transitions.increment(kind: kind, plugin: pluginID ?? "admin") }
-        return try await requireRoom(roomID, in: tenant, pluginID: nil)
+        return room
+    }
+
+    /// The room as a transition leaves it (what the writes above stored), so
+    /// callers get it without reading it again.
+    static func room(_ room: Room, after transition: RoomLifecycle.Transition, now: Date) -> Room {
+        var room = room
+        switch transition {
+        case .close(let reason):
+            room.state = .closed(reason)
+            room.closedAt = now
+        case .reserve(let reservation): room.reservation = reservation
+        case .releaseReservation: room.reservation = nil
+        case .extend(let expiry): room.expiresAt = expiry
+        case .join(let claims): if claims { room.reservation?.claimedAt = now }
+        case .alreadyJoined, .leave, .ban, .nothing: break
+        }
+        return room
     }
 
     private func hook(for snapshot: RoomLifecycle.Snapshot, connection: PostgresConnection, now: Date, actor: Actor) throws -> Hook {

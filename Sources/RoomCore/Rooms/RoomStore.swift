@@ -60,6 +60,19 @@ public struct RoomStore: Sendable {
         return try rows.map { row in (try RoomRows.decode(row), try row.makeRandomAccess()["joined_count"].decode(Int.self)) }
     }
 
+    /// One page of a plugin's rooms in a state, newest first, and how many
+    /// there are in all: one query (the total is a window count), a second
+    /// only when the page is past the end.
+    public func page(_ tenantID: TenantID, pluginID: String, state: String, limit: Int, offset: Int) async throws -> (rooms: [Room], total: Int) {
+        let rows = try await database.query("""
+            SELECT \(unescaped: RoomRows.columns), count(*) OVER ()::int AS total FROM rooms
+            WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = \(state)
+            ORDER BY room_id DESC LIMIT \(limit) OFFSET \(offset)
+            """)
+        guard let first = rows.first else { return ([], try await count(tenantID, pluginID: pluginID, state: state)) }
+        return (try RoomRows.all(rows), try first.makeRandomAccess()["total"].decode(Int.self))
+    }
+
     public func count(_ tenantID: TenantID, pluginID: String, state: String) async throws -> Int {
         let rows = try await database.query("""
             SELECT count(*)::int FROM rooms WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = \(state)

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import PostgresNIO
+import RoomCore
+import RoomkeeperBuild
+import RoomProviders
+
+/// One sweeper pass outside a server: expire and lapse every due room, then
+/// exit. Several may run at once (SKIP LOCKED shares the work); ops/bench
+/// times them.
+struct Sweep: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Expire and lapse every room that is due now, then exit (prints the count).")
+
+    @Option(help: "Rooms per transaction.")
+    var batch = 1000
+
+    func run() async throws {
+        RoomkeeperCommand.bootstrapLogging()
+        let logger = Env.logger("sweep")
+        let tenantsPath = Env.values["ROOMKEEPER_TENANTS"] ?? "ops/tenants"
+        let swept = try await Env.withDatabase(logger) { database in
+            let clock = SystemClock()
+            let loader = TenantLoader(registry: Build.plugins, providers: StandardProviderCatalog(database: database, clock: clock))
+            let tenants = try TenantDirectory(path: tenantsPath, loader: loader)
+            let engine = RoomEngine(database: database, clock: clock, registry: Build.plugins, tenants: { tenants[$0] })
+            var configuration = ExpirySweeper.Configuration()
+            configuration.batchSize = batch
+            return try await ExpirySweeper(engine: engine, configuration: configuration, logger: logger).sweepOnce()
+        }
+        print(swept)
+    }
+}
