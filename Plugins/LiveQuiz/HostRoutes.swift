@@ -65,19 +65,30 @@ enum HostRoutes {
             let room = try await call.services.engine.createWithChatroom(
                 NewRoom(pluginID: pluginID, name: "竞答 \(device.prefix(32))", owner: "host-\(device)"), in: call.tenant, by: .account("host-\(device)"))
             let cents = Int64((bonus * 100).rounded(.down))
-            try await call.services.database.transaction { connection in
-                // A game left open by a race on the same device closes this one's chance: the index decides.
-                try await connection.query("""
-                    INSERT INTO quiz_games (tenant_id, room_id, device_id, password_hash, bonus, stream, created_at)
-                    VALUES (\(call.tenant.id), \(room.id), \(device), \(Secrets.sha256Hex(password)), \(Double(cents) / 100)::numeric,
-                            \("quiz-\(room.id)"), \(call.services.clock.now()))
-                    """, logger: call.logger)
-                for (index, question) in questions.enumerated() {
+            do {
+                try await call.services.database.transaction { connection in
                     try await connection.query("""
-                        INSERT INTO quiz_questions (tenant_id, room_id, question_id, question, options, right_answer)
-                        VALUES (\(call.tenant.id), \(room.id), \(index + 1), \(question.question), \(question.options), \(question.rightAnswer))
+                        INSERT INTO quiz_games (tenant_id, room_id, device_id, password_hash, bonus, stream, created_at)
+                        VALUES (\(call.tenant.id), \(room.id), \(device), \(Secrets.sha256Hex(password)), \(Double(cents) / 100)::numeric,
+                                \("quiz-\(room.id)"), \(call.services.clock.now()))
                         """, logger: call.logger)
+                    for (index, question) in questions.enumerated() {
+                        try await connection.query("""
+                            INSERT INTO quiz_questions (tenant_id, room_id, question_id, question, options, right_answer)
+                            VALUES (\(call.tenant.id), \(room.id), \(index + 1), \(question.question), \(question.options), \(question.rightAnswer))
+                            """, logger: call.logger)
+                    }
                 }
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+                // A concurrent create for this device won (the unique index decided):
+                // this room goes, and the caller gets the winner's game.
+                _ = try? await call.services.engine.dissolve(room.id, by: .account(room.owner), in: call.tenant, pluginID: pluginID)
+                guard let game = try await store.openGame(device: device),
+                      let winner = try await call.services.engine.store.room(call.tenant.id, game.roomID) else { throw error }
+                try await call.services.database.query("""
+                    UPDATE quiz_games SET password_hash = \(Secrets.sha256Hex(password)) WHERE tenant_id = \(call.tenant.id) AND room_id = \(game.roomID)
+                    """)
+                return try await created(call, room: winner, game: game, password: password)
             }
             guard let game = try await store.game(room.id) else { throw RoomError.notFound }
             return try await created(call, room: room, game: game, password: password)

@@ -200,6 +200,18 @@ struct ReferencePlayer {
         }
     }
 
+    @Test func concurrentCreatesForOneDeviceGiveOneGame() async throws {
+        let fixture = try await QuizFixture()
+        try await fixture.server.live { http in
+            let device = "pc-\(uniqueID())"
+            let ids = try await withThrowingTaskGroup(of: Int64?.self) { group in
+                for _ in 0..<4 { group.addTask { data(try await http.form("\(fixture.base())/quiz/host/create", "deviceId=\(device)&bonus=5"))?["roomId"]?.int64 } }
+                return try await group.reduce(into: [Int64?]()) { $0.append($1) }
+            }
+            #expect(ids.allSatisfy { $0 != nil } && Set(ids).count == 1, "every caller gets the one open game: \(ids)")
+        }
+    }
+
     /// A local-IM client, as a fresh player, in the game's chatroom (whose id is the room's).
     func observe(_ http: HTTP, _ fixture: QuizFixture, _ game: HostedGame) async throws -> IMTestClient {
         let player = try #require(data(try await http.form("\(fixture.base())/quiz/player/create", "")))
