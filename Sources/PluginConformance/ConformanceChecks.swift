@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import RoomCore
+import Synchronization
 
 /// The checks themselves: the plugin's own routes act, the admin API
 /// observes.
@@ -10,6 +11,8 @@ struct CheckContext {
     let check: ConformanceSuite.Check
     let world: World
     let driver: any ConformanceDriver
+    /// Every expectation that held, in order: the check's report.
+    let held = ExpectationLog()
     let http: any TestClientProtocol
 
     func client(_ tenant: Int) -> PluginClient {
@@ -107,10 +110,18 @@ struct CheckContext {
 
     func expect(_ condition: Bool, _ message: String) throws {
         guard condition else { throw ConformanceSuite.Failure(check: check, message: message) }
+        held.append(message)
     }
 
     func require<T>(_ value: T?, _ message: String) throws -> T {
         guard let value else { throw ConformanceSuite.Failure(check: check, message: message) }
         return value
     }
+}
+
+/// The expectations a check saw hold.
+final class ExpectationLog: Sendable {
+    private let messages = Mutex<[String]>([])
+    func append(_ message: String) { messages.withLock { $0.append(message) } }
+    var all: [String] { messages.withLock { $0 } }
 }

@@ -14,7 +14,8 @@ import RoomServer
 ///
 /// Use from a plugin's tests:
 /// `@Test(arguments: ConformanceSuite.Check.allCases) func conformance(_ check: ConformanceSuite.Check) async throws {
-///     try await ConformanceSuite(driver: MyDriver(), database: db).run(check) }`
+///     let held = try await ConformanceSuite(driver: MyDriver(), database: db).run(check)
+///     #expect(held.count == ConformanceSuite.expectations[check]) }`
 public struct ConformanceSuite: Sendable {
     public enum Check: String, CaseIterable, Sendable, CustomStringConvertible {
         case visibleInAdminAPI
@@ -40,10 +41,20 @@ public struct ConformanceSuite: Sendable {
         self.database = database
     }
 
-    public func run(_ check: Check) async throws {
+    /// How many expectations each check states (its admin API lookups
+    /// included); the checks do not branch, so a run that returns a different
+    /// count did not run them all.
+    public static let expectations: [Check: Int] = [
+        .visibleInAdminAPI: 6, .ownerDissolvesOthersCannot: 6, .expiresAfterTTL: 4, .closedRoomRefusesJoins: 4, .otherTenantsCannotSeeOrTouch: 6,
+    ]
+
+    /// Runs one check; throws `Failure` naming the first expectation that
+    /// does not hold, and returns every expectation that held.
+    @discardableResult
+    public func run(_ check: Check) async throws -> [String] {
         let world = try World(driver: driver, database: database)
         let app = try world.server.buildApplication()
-        try await app.test(.live) { http in
+        return try await app.test(.live) { http in
             let context = CheckContext(check: check, world: world, driver: driver, http: http)
             switch check {
             case .visibleInAdminAPI: try await context.visibleInAdminAPI()
@@ -52,6 +63,7 @@ public struct ConformanceSuite: Sendable {
             case .closedRoomRefusesJoins: try await context.closedRoomRefusesJoins()
             case .otherTenantsCannotSeeOrTouch: try await context.otherTenantsCannotSeeOrTouch()
             }
+            return context.held.all
         }
     }
 }
