@@ -22,12 +22,12 @@ enum QuestionBank {
         guard (3...50).contains(items.count) else { throw ParameterError(field: "questions", reason: "must hold 3 to 50 questions") }
         return try items.enumerated().map { index, item in
             let field = "questions[\(index)]"
-            guard let question = item["question"]?.string, (1...500).contains(question.count) else {
-                throw ParameterError(field: "\(field).question", reason: "must be 1-500 characters")
+            guard let question = item["question"]?.string, (1...500).contains(question.count), !question.contains("\u{0}") else {
+                throw ParameterError(field: "\(field).question", reason: "must be 1-500 characters without NUL")
             }
             guard case .array(let options)? = item["options"], (2...6).contains(options.count),
-                  let texts = Optional(options.compactMap(\.string)), texts.count == options.count, texts.allSatisfy({ (1...200).contains($0.count) }) else {
-                throw ParameterError(field: "\(field).options", reason: "must be 2-6 texts of 1-200 characters")
+                  let texts = Optional(options.compactMap(\.string)), texts.count == options.count, texts.allSatisfy({ (1...200).contains($0.count) && !$0.contains("\u{0}") }) else {
+                throw ParameterError(field: "\(field).options", reason: "must be 2-6 texts of 1-200 characters without NUL")
             }
             guard let right = item["rightAnswer"]?.int64, (0..<Int64(texts.count)).contains(right) else {
                 throw ParameterError(field: "\(field).rightAnswer", reason: "must be the right option's index, 0 to \(texts.count - 1)")

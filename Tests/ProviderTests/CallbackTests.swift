@@ -62,6 +62,11 @@ import Testing
             #expect(try await http.request(.post, path(), json: #"[{"chatRoomId":"r1","type":3}]"#).status == .ok)
             #expect(try await state.chatroomMembers(fixture.id(0), provider: "rongcloud", chatroom: "r1").isEmpty, "destroyed: nobody is in")
             #expect(try await http.request(.post, path(), json: #"{"not":"an array"}"#).status == .badRequest)
+            let nul = #"[{"chatRoomId":"r2","userIds":["a\u0000b"],"status":0,"type":1,"time":1}]"#
+            #expect(try await http.request(.post, path(), json: nul).status == .badRequest, "an id PostgreSQL cannot store")
+            #expect(try await state.chatroomMembers(fixture.id(0), provider: "rongcloud", chatroom: "r2").isEmpty)
+            let huge = "[" + String(repeating: " ", count: 300 * 1024) + "]"
+            #expect(try await http.request(.post, path(), json: huge).status == .contentTooLarge)
         }
     }
 

@@ -54,6 +54,11 @@ import Testing
             #expect(notNumber.json["msg"]?.string == "roomId must be an integer")
             let badJSON = try await http.request(.post, "\(base)/room/join", json: #"{"sid":"#)
             #expect(badJSON.json["msg"]?.string == "body must be a JSON object")
+            // PostgreSQL text cannot hold NUL: refused by name before any query.
+            let nul = try await http.request(.post, "\(base)/room/create", form: "sid=alice&name=a%00b")
+            #expect(nul.json == .object(["code": .number(400), "msg": .string("name must not contain NUL characters")]))
+            let nulJSON = try await http.request(.post, "\(base)/room/create", json: #"{"sid":"alice","name":"a\u0000b"}"#)
+            #expect(nulJSON.json["msg"]?.string == "name must not contain NUL characters")
 
             #expect(try await http.request(.post, "\(base)/room/dissolve", form: "sid=a&roomId=999999999").json["code"]?.int64 == 804)
             let created = try await http.request(.post, "\(base)/room/create", form: "sid=alice&name=x")

@@ -84,6 +84,8 @@ import Testing
             #expect(revoked.status == .ok && revoked.json["revoked"] == .number(1))
             #expect(errCode(try await client.call("/room/list", as: other.token)) == 2)
             #expect(try await http.post("/admin/v1/tenants/\(fixture.server.id(0))/accounts/nobody/sessions/revoke", key: fixture.server.key(0)).status == .notFound)
+            let nul = try await http.post("/admin/v1/tenants/\(fixture.server.id(0))/accounts/a%00b/sessions/revoke", key: fixture.server.key(0))
+            #expect(nul.status == .notFound, "path segments are not percent-decoded: no such account, and no 500")
         }
     }
 }

@@ -21,6 +21,20 @@ public enum ProviderEvent: Sendable, Equatable {
     case chatroomClosed(chatroom: String)
     /// A live stream started (`live`) or was cut.
     case stream(name: String, live: Bool)
+
+    /// Why the event cannot be stored (an id that is empty, longer than 256
+    /// characters or holding NUL, which PostgreSQL text refuses), or nil.
+    public var problem: String? {
+        let ids: [(String, String)] = switch self {
+        case .chatroomMember(let chatroom, let accid, _): [("chatroom", chatroom), ("accid", accid)]
+        case .chatroomClosed(let chatroom): [("chatroom", chatroom)]
+        case .stream(let name, _): [("stream", name)]
+        }
+        for (field, value) in ids where value.isEmpty || value.count > 256 || value.contains("\u{0}") {
+            return "\(field) must be 1-256 characters without NUL"
+        }
+        return nil
+    }
 }
 
 /// Why a callback is refused (HTTP 401, nothing changes).

@@ -27,6 +27,7 @@ struct AdminAPI: Sendable {
         accounts.post(":accid/sessions/revoke") { _, context -> RevokedDTO in
             let tenant = try context.authorizedTenant(tenants)
             let accid = try context.parameters.require("accid")
+            guard (1...128).contains(accid.count), !accid.contains("\u{0}") else { throw Problem.invalid("accid", "must be 1-128 characters without NUL") }
             let store = AccountStore(database: services.database, clock: services.clock)
             guard try await store.account(tenant.id, accid) != nil else { throw Problem.notFound("no account \(accid)") }
             return RevokedDTO(revoked: try await store.revokeAll(tenant.id, accid: accid))

@@ -21,7 +21,12 @@ struct ProviderCallbackRoutes: Sendable {
             guard let verifier = tenant.callbacks[provider] else {
                 throw Problem.notFound("tenant \(tenantID) uses no \(provider) provider that sends callbacks")
             }
-            let body = try await request.body.collect(upTo: Self.maxBody)
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: Self.maxBody)
+            } catch {
+                throw Problem(.contentTooLarge, code: "callback_too_large", detail: "a callback body is at most \(Self.maxBody) bytes")
+            }
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
             var query: [String: String] = [:]
@@ -33,6 +38,9 @@ struct ProviderCallbackRoutes: Sendable {
                 if case .malformed = refusal { throw Problem(.badRequest, code: "callback_malformed", detail: refusal.description) }
                 throw Problem(.unauthorized, code: "callback_refused", detail: refusal.description)
             case .success(let events):
+                if let problem = events.lazy.compactMap(\.problem).first {
+                    throw Problem(.badRequest, code: "callback_malformed", detail: "malformed callback: \(problem)")
+                }
                 if try await ProviderStateStore(database: services.database).apply(events, tenant: tenant, provider: provider, now: services.clock.now()) {
                     services.wakeOutbox()
                 }

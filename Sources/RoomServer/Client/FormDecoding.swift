@@ -19,6 +19,10 @@ enum FormDecoding {
         } else {
             values.merge(parseForm(text)) { _, body in body }
         }
+        // PostgreSQL text cannot hold NUL: refused here, by name, before any route runs.
+        if let (key, _) = values.sorted(by: { $0.key < $1.key }).first(where: { $0.key.contains("\u{0}") || $0.value.contains("\u{0}") }) {
+            throw ParameterError(field: key.replacingOccurrences(of: "\u{0}", with: ""), reason: "must not contain NUL characters")
+        }
         return WireParameters(values)
     }
 
