@@ -63,6 +63,8 @@ enum LiveRoutes {
         let deviceID: String
         let title: String
         let stream: String
+        /// The latest the room may live: URLs are signed until then.
+        let deadline: Date
     }
 
     static let routes: [ClientRoute<Settings>] = [
@@ -95,7 +97,8 @@ enum LiveRoutes {
                 guard let winner = try await openRoom(device: device, call), let live = try await liveRoom(winner, call) else { throw RoomError.notFound }
                 return try await started(live, call)
             }
-            return try await started(LiveRoom(room: room, deviceID: device, title: title, stream: stream), call)
+            return try await started(LiveRoom(room: room, deviceID: device, title: title, stream: stream,
+                                              deadline: now.addingTimeInterval(TimeInterval(ttl))), call)
         },
 
         ClientRoute("/live/stop") { call in
@@ -150,7 +153,7 @@ enum LiveRoutes {
             guard room.owner == account.accid else { throw RoomError.notOwner }
             guard room.isOpen, room.expiresAt > call.services.clock.now() else { throw RoomError.closed }
             guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
-            let session = try await call.tenant.intercom.session(for: roomID, expiresAt: try await deadline(live, call))
+            let session = try await call.tenant.intercom.session(for: roomID, expiresAt: live.deadline)
             try await call.services.database.query("""
                 INSERT INTO headset_intercom (tenant_id, room_id, speak_url, listen_url, expires_at, created_at)
                 VALUES (\(call.tenant.id), \(roomID), \(session.speakURL), \(session.listenURL), \(session.expiresAt), \(call.services.clock.now()))
@@ -173,9 +176,11 @@ enum LiveRoutes {
 
     static func liveRoom(_ room: Room, _ call: ClientCall<Settings>) async throws -> LiveRoom? {
         let rows = try await call.services.database.query("""
-            SELECT device_id, title, stream FROM headset_rooms WHERE tenant_id = \(call.tenant.id) AND room_id = \(room.id)
+            SELECT device_id, title, stream, deadline FROM headset_rooms WHERE tenant_id = \(call.tenant.id) AND room_id = \(room.id)
             """)
-        return try rows.decode((String, String, String).self).first.map { LiveRoom(room: room, deviceID: $0, title: $1, stream: $2) }
+        return try rows.decode((String, String, String, Date).self).first.map {
+            LiveRoom(room: room, deviceID: $0, title: $1, stream: $2, deadline: $3)
+        }
     }
 
     /// 1 while the live provider last reported the stream pushing.
@@ -183,16 +188,8 @@ enum LiveRoutes {
         try await ProviderStateStore(database: call.services.database).stream(call.tenant.id, live.stream)?.live == true ? 1 : 0
     }
 
-    /// The latest the room may live: URLs are signed until then.
-    static func deadline(_ live: LiveRoom, _ call: ClientCall<Settings>) async throws -> Date {
-        let rows = try await call.services.database.query("""
-            SELECT deadline FROM headset_rooms WHERE tenant_id = \(call.tenant.id) AND room_id = \(live.room.id)
-            """)
-        return try rows.decode(Date.self).first ?? live.room.expiresAt
-    }
-
     static func started(_ live: LiveRoom, _ call: ClientCall<Settings>) async throws -> Started {
-        let until = try await deadline(live, call)
+        let until = live.deadline
         let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: until)
         return Started(roomId: live.room.id, deviceId: live.deviceID, title: live.title,
                        pushUrl: try await call.tenant.live.pushURL(stream: live.stream, expiresAt: until),

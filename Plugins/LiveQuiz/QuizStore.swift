@@ -28,20 +28,22 @@ struct QuizStore {
     let database: Database
     let tenantID: TenantID
 
+    static let gameColumns = "room_id, device_id, password_hash, (bonus * 100)::bigint, status, stream"
+
     func game(_ roomID: RoomID) async throws -> QuizGame? {
-        let rows = try await database.query("""
-            SELECT room_id, device_id, password_hash, (bonus * 100)::bigint, status, stream FROM quiz_games
-            WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
-            """)
-        return try rows.decode((Int64, String, String, Int64, Int, String).self).first.map(QuizGame.init)
+        try Self.firstGame(try await database.query("""
+            SELECT \(unescaped: Self.gameColumns) FROM quiz_games WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
+            """))
     }
 
     func openGame(device: String) async throws -> QuizGame? {
-        let rows = try await database.query("""
-            SELECT room_id, device_id, password_hash, (bonus * 100)::bigint, status, stream FROM quiz_games
-            WHERE tenant_id = \(tenantID) AND device_id = \(device) AND status < 2
-            """)
-        return try rows.decode((Int64, String, String, Int64, Int, String).self).first.map(QuizGame.init)
+        try Self.firstGame(try await database.query("""
+            SELECT \(unescaped: Self.gameColumns) FROM quiz_games WHERE tenant_id = \(tenantID) AND device_id = \(device) AND status < 2
+            """))
+    }
+
+    private static func firstGame(_ rows: [PostgresRow]) throws -> QuizGame? {
+        try rows.decode((Int64, String, String, Int64, Int, String).self).first.map(QuizGame.init)
     }
 
     func questions(_ roomID: RoomID) async throws -> [StoredQuestion] {

@@ -14,15 +14,3 @@ struct AudioChatroomFixture {
 
     func base(_ tenant: Int = 0) -> String { "/t/\(server.id(tenant))/audio-chatroom" }
 }
-
-extension HTTP {
-    /// POSTs a form body exactly as given, as the shipped app does.
-    func form(_ path: String, _ body: String) async throws -> JSONValue {
-        try await request(.post, path, form: body).json
-    }
-}
-
-/// The data object of a NetEase success, or nil.
-func data(_ answer: JSONValue) -> JSONValue? {
-    answer["code"]?.int64 == 200 ? answer["data"] : nil
-}

@@ -23,11 +23,6 @@ struct LessonFixture {
 
 func md5(_ text: String) -> String { Insecure.MD5.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined() }
 
-extension HTTP {
-    func form(_ path: String, _ body: String) async throws -> JSONValue { try await request(.post, path, form: body).json }
-}
-
-func data(_ answer: JSONValue) -> JSONValue? { answer["code"]?.int64 == 200 ? answer["data"] : nil }
 
 /// A booked lesson: the student's and the teacher's credentials.
 struct Booking {

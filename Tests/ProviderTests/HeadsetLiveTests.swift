@@ -204,5 +204,3 @@ import Testing
         #expect(held.count == ConformanceSuite.expectations[check], "every expectation of \(check) held: \(held)")
     }
 }
-
-func data(_ answer: JSONValue) -> JSONValue? { answer["code"]?.int64 == 200 ? answer["data"] : nil }

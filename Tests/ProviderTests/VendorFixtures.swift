@@ -88,9 +88,3 @@ func eventually(_ seconds: Double = 10, _ condition: @Sendable () async throws -
     }
     return try await condition()
 }
-
-extension HTTP {
-    func form(_ path: String, _ body: String) async throws -> JSONValue {
-        try await request(.post, path, form: body).json
-    }
-}

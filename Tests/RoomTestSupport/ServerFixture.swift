@@ -85,6 +85,11 @@ public struct HTTP: Sendable {
         return Answer(status: response.status, headers: response.headers, text: String(buffer: response.body))
     }
 
+    /// POSTs a form body exactly as given, as the shipped NetEase-style apps do; the answer as JSON.
+    public func form(_ path: String, _ body: String) async throws -> JSONValue {
+        try await request(.post, path, form: body).json
+    }
+
     public func get(_ path: String, key: String? = nil) async throws -> Answer {
         try await request(.get, path, key: key)
     }
@@ -94,3 +99,8 @@ public struct HTTP: Sendable {
     }
 }
 
+
+/// The `data` of a NetEase-style success (`code` 200), or nil.
+public func data(_ answer: JSONValue) -> JSONValue? {
+    answer["code"]?.int64 == 200 ? answer["data"] : nil
+}
