@@ -43,16 +43,19 @@ public struct AudioChatroomPlugin: RoomPlugin {
         AccountRoutes.routes + RoomRoutes.routes + SeatRoutes.routes
     }
 
-    /// Every seat row is created with its room.
-    public func roomCreated(_ room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        try await SeatStore(connection: hook.connection, logger: hook.logger).create(room, seats: hook.settings.seats, now: hook.now)
-        return []
+    /// Every room has an IM chatroom; closing it tells members with the
+    /// room-closed attachment the shipped app expects.
+    public var chatroom: ChatroomPolicy { .perRoom(closeNotice: #"{"type":1}"#) }
+
+    /// A room shows a picture: the one asked for, or one of the tenant's.
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
+        let thumbnail = spec.options["thumbnail"]?.string ?? settings.thumbnails.randomElement() ?? ""
+        spec.attributes = JSONValue.object(["thumbnail": .string(thumbnail)]).jsonText
     }
 
-    /// Dissolved or expired: the IM chatroom closes with the room-closed attachment.
-    public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        rooms.compactMap { room in
-            room.imChatroomID.map { .im(.closeChatroom(chatroom: $0, operator: room.owner, notifyExt: #"{"type":1}"#), roomID: room.id) }
-        }
+    /// Every seat row is created with its room.
+    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        try await SeatStore(connection: hook.connection, logger: hook.logger).create(room, seats: hook.settings.seats, now: hook.now)
+        return []
     }
 }

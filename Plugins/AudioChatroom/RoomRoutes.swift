@@ -49,12 +49,8 @@ enum RoomRoutes {
             for earlier in try await engine.store.rooms(call.tenant.id, .init(state: "open", pluginID: pluginID, owner: account.accid, limit: 100)) {
                 _ = try? await engine.dissolve(earlier.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
             }
-            let thumbnail = call.settings.thumbnails.randomElement() ?? ""
-            let room = try await engine.createWithChatroom(
-                NewRoom(pluginID: pluginID, name: name, owner: account.accid,
-                        attributes: JSONValue.object(["thumbnail": .string(thumbnail)]).jsonText),
-                in: call.tenant, by: .account(account.accid))
-            return Created(roomId: room.id, creator: room.owner, name: room.name, thumbnail: thumbnail, createTime: room.createdAt.epochMilliseconds)
+            let room = try await engine.create(NewRoom(pluginID: pluginID, name: name, owner: account.accid), in: call.tenant, by: .account(account.accid))
+            return Created(roomId: room.id, creator: room.owner, name: room.name, thumbnail: thumbnail(room), createTime: room.createdAt.epochMilliseconds)
         },
 
         ClientRoute("/room/dissolve") { call in
@@ -71,7 +67,7 @@ enum RoomRoutes {
             let mute = try call.parameters.bool("mute", default: false)
             let notify = try call.parameters.bool("needNotify", default: true)
             let notifyExt = try call.parameters.bool("notifyExt", default: false)
-            let room = try await openRoom(roomID, call)
+            let room = try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID)
             guard room.owner == account.accid else { throw RoomError.notOwner }
             guard let chatroom = room.imChatroomID else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
             // Whole-room mute is the IM provider's; asking twice is success.
@@ -98,15 +94,6 @@ enum RoomRoutes {
         case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0x20000...0x2A6DF, 0x2A700...0x2EBEF, 0xF900...0xFAFF: true
         default: false
         }
-    }
-
-    /// The room, if it is this plugin's, open and not past its TTL.
-    static func openRoom(_ roomID: RoomID, _ call: ClientCall<Settings>) async throws -> Room {
-        guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), room.pluginID == pluginID else {
-            throw RoomError.notFound
-        }
-        guard room.isOpen, room.expiresAt > call.services.clock.now() else { throw RoomError.closed }
-        return room
     }
 
     static func thumbnail(_ room: Room) -> String {

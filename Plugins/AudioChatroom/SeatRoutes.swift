@@ -58,10 +58,9 @@ enum SeatRoutes {
             }
         } + [ClientRoute("/mic/list") { call in
             let roomID = try call.parameters.requiredInt64("roomId")
-            let room = try await RoomRoutes.openRoom(roomID, call)
-            let seats = try await call.services.database.transaction { connection in
-                try await SeatStore(connection: connection, logger: call.logger).lockAll(call.tenant.id, room.id)
-            }
+            let room = try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: AudioChatroomPlugin.pluginID)
+            // A read: no lock, the seats as last committed.
+            let seats = try await SeatStore.seats(call.tenant.id, room.id, database: call.services.database)
             return Seats(total: seats.count, list: seats.map(SeatInfo.init))
         }]
     }
@@ -76,29 +75,22 @@ enum SeatRoutes {
         guard (0..<Int64(call.settings.seats)).contains(index) else {
             throw ParameterError(field: "index", reason: "must be between 0 and \(call.settings.seats - 1)")
         }
-        let room = try await RoomRoutes.openRoom(roomID, call)
-        guard let chatroom = room.imChatroomID else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
-        let now = call.services.clock.now()
-        let seat: MicSeat = try await call.services.database.transaction { connection in
-            // Re-read the room under lock: a dissolve racing this move wins or loses as a whole.
-            let state = try await connection.query("""
-                SELECT state FROM rooms WHERE tenant_id = \(call.tenant.id) AND room_id = \(roomID) FOR SHARE
-                """, logger: call.logger).collect()
-            guard try state.decode(String.self).first == "open" else { throw RoomError.closed }
-            let store = SeatStore(connection: connection, logger: call.logger)
-            let seats = try await store.lockAll(call.tenant.id, roomID)
+        // The room is locked and live for the whole move: a dissolve racing it waits or wins.
+        let seat = try await call.services.engine.mutate(roomID, in: call.tenant, pluginID: AudioChatroomPlugin.pluginID) { tx in
+            let room = tx.room
+            guard let chatroom = room.imChatroomID else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
+            let store = SeatStore(connection: tx.connection, logger: tx.logger)
+            let seats = try await store.lockAll(room.tenantID, room.id)
             let outcome = try MicSeats.decide(command, seat: Int(index), in: seats, by: account.accid, isHost: account.accid == room.owner)
                 .mapError(clientError).get()
-            try await store.save(outcome.seat, call.tenant.id, roomID, now: now)
-            var effects: [OutboxMessage] = [.im(.queuePut(chatroom: chatroom, key: MicSeats.queueKey(outcome.seat.index),
-                                                          value: MicSeats.queueValue(outcome.seat), operator: room.owner), roomID: roomID)]
+            try await store.save(outcome.seat, room.tenantID, room.id, now: tx.now)
+            tx.emit(.im(.queuePut(chatroom: chatroom, key: MicSeats.queueKey(outcome.seat.index), value: MicSeats.queueValue(outcome.seat), operator: room.owner),
+                        roomID: room.id))
             if let attach = outcome.notifyHost {
-                effects.append(.im(.notification(from: account.accid, to: room.owner, attach: attach, storeOffline: false), roomID: roomID))
+                tx.emit(.im(.notification(from: account.accid, to: room.owner, attach: attach, storeOffline: false), roomID: room.id))
             }
-            try await OutboxStore.enqueue(effects, tenantID: call.tenant.id, now: now, on: connection, logger: call.logger)
             return outcome.seat
         }
-        call.services.wakeOutbox()
         return SeatInfo(seat)
     }
 

@@ -18,12 +18,23 @@ struct SeatStore {
     /// Every seat of the room, locked for this transaction (index order, so
     /// two operations never lock in opposite orders).
     func lockAll(_ tenantID: TenantID, _ roomID: RoomID) async throws -> [MicSeat] {
-        let rows = try await connection.query("""
-            SELECT seat_index, phase, member_account, member_nick, member_avatar, closed, masked, self_muted, reason
-            FROM audio_chatroom_seats WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
+        try Self.decode(try await connection.query("""
+            SELECT \(unescaped: Self.columns) FROM audio_chatroom_seats WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
             ORDER BY seat_index FOR UPDATE
-            """, logger: logger).collect()
-        return try rows.decode((Int, String, String?, String?, String?, Bool, Bool, Bool, Int).self).map {
+            """, logger: logger).collect())
+    }
+
+    /// Every seat of the room as last committed, for reads.
+    static func seats(_ tenantID: TenantID, _ roomID: RoomID, database: Database) async throws -> [MicSeat] {
+        try decode(try await database.query("""
+            SELECT \(unescaped: columns) FROM audio_chatroom_seats WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY seat_index
+            """))
+    }
+
+    static let columns = "seat_index, phase, member_account, member_nick, member_avatar, closed, masked, self_muted, reason"
+
+    static func decode(_ rows: [PostgresRow]) throws -> [MicSeat] {
+        try rows.decode((Int, String, String?, String?, String?, Bool, Bool, Bool, Int).self).map {
             index, phase, account, nick, avatar, closed, masked, selfMuted, reason in
             MicSeat(index: index, phase: MicSeat.Phase(rawValue: phase) ?? .empty,
                     member: account.map { SeatMember(account: $0, nick: nick ?? "", avatar: avatar ?? "") },

@@ -76,7 +76,6 @@ enum DeviceRoutes {
             guard try await owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
             if let roomID = try await LiveRoutes.openRoom(device: device, call) {
                 _ = try? await call.services.engine.dissolve(roomID, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
-                call.services.wakeOutbox()
             }
             try await call.services.database.query("""
                 DELETE FROM headset_devices WHERE tenant_id = \(call.tenant.id) AND device_id = \(device) AND owner = \(account.accid)
@@ -99,11 +98,13 @@ enum DeviceRoutes {
     /// The UID from the headset's QR code: 4-64 letters, digits, `-`, `_`.
     static func deviceID(_ parameters: WireParameters) throws -> String {
         let device = try parameters.required("deviceId")
-        let allowed = device.unicodeScalars.allSatisfy { ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "-" || $0 == "_" }
-        guard (4...64).contains(device.count), allowed else {
-            throw ParameterError(field: "deviceId", reason: "must be 4-64 letters, digits, - or _")
-        }
+        guard isDeviceID(device) else { throw ParameterError(field: "deviceId", reason: "must be 4-64 letters, digits, - or _") }
         return device
+    }
+
+    static func isDeviceID(_ device: String) -> Bool {
+        let allowed = device.unicodeScalars.allSatisfy { ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "-" || $0 == "_" }
+        return (4...64).contains(device.count) && allowed
     }
 
     static func owner(of device: String, _ call: ClientCall<Settings>) async throws -> AccountID? {

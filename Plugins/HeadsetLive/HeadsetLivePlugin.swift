@@ -33,23 +33,54 @@ public struct HeadsetLivePlugin: RoomPlugin {
         DeviceRoutes.routes + LiveRoutes.routes
     }
 
+    /// Viewers chat in the room's IM chatroom; the engine opens and closes it.
+    public var chatroom: ChatroomPolicy { .perRoom(closeNotice: nil) }
+
+    /// A live room is a bound device's (`options.deviceId`); its TTL is its
+    /// deadline, and it idles towards an early expiry until a push starts.
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
+        guard let device = spec.options["deviceId"]?.string, DeviceRoutes.isDeviceID(device) else {
+            throw RoomError.invalidOptions(field: "options.deviceId", reason: "is required: the bound headset's id, 4-64 letters, digits, - or _")
+        }
+        let ttl = spec.ttlSeconds ?? defaultPolicy.ttlSeconds
+        spec.options = ["deviceId": .string(device), "deadline": .number(now.addingTimeInterval(TimeInterval(ttl)).timeIntervalSince1970)]
+        spec.ttlSeconds = min(ttl, settings.idleTimeoutSeconds)
+        spec.attributes = JSONValue.object(["deviceId": .string(device)]).jsonText
+    }
+
+    /// The live room's row is born with the room, for a device bound to the
+    /// room's owner; a second live room for the device is refused here,
+    /// under the unique index.
+    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        let device = options["deviceId"]?.string ?? ""
+        let deadline = Date(timeIntervalSince1970: options["deadline"]?.double ?? hook.now.timeIntervalSince1970)
+        let owners = try await hook.connection.query("""
+            SELECT owner FROM headset_devices WHERE tenant_id = \(room.tenantID) AND device_id = \(device)
+            """, logger: hook.logger).collect()
+        guard try owners.decode(String.self).first == room.owner else {
+            throw RoomError.invalidOptions(field: "options.deviceId", reason: "must be a headset bound to the room's owner")
+        }
+        let stream = "headset-\(room.id)-\(Secrets.randomToken(bytes: 6))"
+        let inserted = try await hook.connection.query("""
+            INSERT INTO headset_rooms (tenant_id, room_id, device_id, title, stream, deadline)
+            VALUES (\(room.tenantID), \(room.id), \(device), \(room.name), \(stream), \(deadline))
+            ON CONFLICT (tenant_id, device_id) WHERE active DO NOTHING RETURNING room_id
+            """, logger: hook.logger).collect()
+        guard !inserted.isEmpty else { throw HeadsetCodes.deviceLive(device) }
+        return []
+    }
+
     /// Stop, expiry or unbind: the stream is dropped through the live
-    /// provider, intercom sessions end, and the chatroom closes.
-    public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        let ids = rooms.map(\.id)
+    /// provider and intercom sessions end (the engine closes the chatroom).
+    public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        let ids = closing.map(\.id)
         try await hook.connection.query("""
             UPDATE headset_intercom SET ended_at = \(hook.now) WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(ids)) AND ended_at IS NULL
             """, logger: hook.logger)
         let rows = try await hook.connection.query("""
             UPDATE headset_rooms SET active = false WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(ids)) RETURNING room_id, stream
             """, logger: hook.logger).collect()
-        let streams = Dictionary(uniqueKeysWithValues: try rows.decode((Int64, String).self).map { ($0, $1) })
-        return rooms.flatMap { room -> [OutboxMessage] in
-            var effects: [OutboxMessage] = []
-            if let stream = streams[room.id] { effects.append(.live(.dropStream(stream), roomID: room.id)) }
-            if let chatroom = room.imChatroomID { effects.append(.im(.closeChatroom(chatroom: chatroom, operator: room.owner, notifyExt: nil), roomID: room.id)) }
-            return effects
-        }
+        return try rows.decode((Int64, String).self).map { roomID, stream in .live(.dropStream(stream), roomID: roomID) }
     }
 
     /// A stream started: the room lives to its deadline. Cut: it idles towards
@@ -71,6 +102,12 @@ public struct HeadsetLivePlugin: RoomPlugin {
 enum HeadsetCodes {
     static let boundElsewhere = 1301
     static let notYours = 1302
+
+    static let alreadyLive = 1303
+
+    static func deviceLive(_ device: String) -> ClientError {
+        ClientError(code: alreadyLive, message: "device \(device) already has a live room")
+    }
 
     static func notBound(_ device: String) -> ClientError {
         ClientError(code: notYours, message: "device \(device) is not bound to you")

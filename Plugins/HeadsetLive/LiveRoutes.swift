@@ -78,34 +78,23 @@ enum LiveRoutes {
             if let existing = try await openRoom(device: device, call), let live = try await liveRoom(existing, call) {
                 return try await started(live, call)
             }
-            let now = call.services.clock.now()
-            let ttl = call.policy.ttlSeconds
-            let room = try await call.services.engine.createWithChatroom(
-                // Idle until its stream starts: the room expires early unless a push begins.
-                NewRoom(pluginID: pluginID, name: title, owner: account.accid, ttlSeconds: min(ttl, call.settings.idleTimeoutSeconds),
-                        attributes: JSONValue.object(["deviceId": .string(device)]).jsonText),
-                in: call.tenant, by: .account(account.accid))
-            let stream = "headset-\(room.id)-\(Secrets.randomToken(bytes: 6))"
-            let inserted = try await call.services.database.query("""
-                INSERT INTO headset_rooms (tenant_id, room_id, device_id, title, stream, deadline)
-                VALUES (\(call.tenant.id), \(room.id), \(device), \(title), \(stream), \(now.addingTimeInterval(TimeInterval(ttl))))
-                ON CONFLICT (tenant_id, device_id) WHERE active DO NOTHING RETURNING room_id
-                """)
-            guard !inserted.isEmpty else {
-                // A concurrent start won: this room goes, theirs is the device's.
-                _ = try? await call.services.engine.dissolve(room.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
-                guard let winner = try await openRoom(device: device, call), let live = try await liveRoom(winner, call) else { throw RoomError.notFound }
+            do {
+                let room = try await call.services.engine.create(
+                    NewRoom(pluginID: pluginID, name: title, owner: account.accid, options: ["deviceId": .string(device)]),
+                    in: call.tenant, by: .account(account.accid))
+                guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
+                return try await started(live, call)
+            } catch let error as ClientError where error.code == HeadsetCodes.alreadyLive {
+                // A concurrent start won: theirs is the device's room.
+                guard let winner = try await openRoom(device: device, call), let live = try await liveRoom(winner, call) else { throw error }
                 return try await started(live, call)
             }
-            return try await started(LiveRoom(room: room, deviceID: device, title: title, stream: stream,
-                                              deadline: now.addingTimeInterval(TimeInterval(ttl))), call)
         },
 
         ClientRoute("/live/stop") { call in
             let account = try await NetEase.account(call, pluginID: pluginID)
             let roomID = try call.parameters.requiredInt64("roomId")
             _ = try await call.services.engine.dissolve(roomID, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
-            call.services.wakeOutbox()
             return EmptyObject()
         },
 
@@ -113,10 +102,10 @@ enum LiveRoutes {
         ClientRoute("/live/list", methods: [.get, .post]) { call in
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
+            // The plugin's own rows say which rooms stream; the engine says which are live.
             let rows = try await call.services.database.query("""
                 SELECT h.room_id, count(*) OVER ()::int FROM headset_rooms h
                 JOIN live_streams s ON s.tenant_id = h.tenant_id AND s.stream = h.stream AND s.live
-                JOIN rooms r ON r.tenant_id = h.tenant_id AND r.room_id = h.room_id AND r.state = 'open' AND r.expires_at > \(call.services.clock.now())
                 WHERE h.tenant_id = \(call.tenant.id) AND h.active
                 ORDER BY h.room_id DESC LIMIT \(limit) OFFSET \(offset)
                 """)
@@ -124,7 +113,8 @@ enum LiveRoutes {
             var list: [Listed] = []
             for (roomID, count) in try rows.decode((Int64, Int).self) {
                 total = count
-                guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), let live = try await liveRoom(room, call) else { continue }
+                guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), call.services.engine.isLive(room),
+                      let live = try await liveRoom(room, call) else { continue }
                 let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: room.expiresAt)
                 list.append(Listed(roomId: roomID, title: live.title, deviceId: live.deviceID, creator: room.owner, liveStatus: 1,
                                    rtmpPullUrl: pull.rtmp, createTime: room.createdAt.epochMilliseconds))
@@ -134,9 +124,8 @@ enum LiveRoutes {
 
         ClientRoute("/live/query", methods: [.get, .post]) { call in
             let roomID = try call.parameters.requiredInt64("roomId")
-            guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), room.pluginID == pluginID,
-                  let live = try await liveRoom(room, call) else { throw RoomError.notFound }
-            guard room.isOpen, room.expiresAt > call.services.clock.now() else { throw RoomError.closed }
+            let room = try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID)
+            guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
             let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: room.expiresAt)
             var online = 0
             if let chatroom = room.imChatroomID { online = try await call.tenant.im.onlineCounts([chatroom])[chatroom] ?? 0 }
@@ -149,9 +138,8 @@ enum LiveRoutes {
         ClientRoute("/intercom/start") { call in
             let account = try await NetEase.account(call, pluginID: pluginID)
             let roomID = try call.parameters.requiredInt64("roomId")
-            guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
+            let room = try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID)
             guard room.owner == account.accid else { throw RoomError.notOwner }
-            guard room.isOpen, room.expiresAt > call.services.clock.now() else { throw RoomError.closed }
             guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
             let session = try await call.tenant.intercom.session(for: roomID, expiresAt: live.deadline)
             try await call.services.database.query("""

@@ -46,51 +46,33 @@ enum HostRoutes {
     }
 
     static let routes: [ClientRoute<Settings>] = [
-        /// One open game per device: creating again returns it, with a new password.
+        /// One open game per device. Creating again resumes it only for its
+        /// host (who sends its `password`); nobody else learns its answers or
+        /// gets a password for it. The room's owner is an opaque host id, never
+        /// the device id.
         ClientRoute("/quiz/host/create") { call in
             let device = try call.parameters.required("deviceId")
             guard device.count <= 128 else { throw ParameterError(field: "deviceId", reason: "must be at most 128 characters") }
             guard let bonus = call.parameters.string("bonus").flatMap(Double.init), bonus > 0, bonus < 1e10 else {
                 throw ParameterError(field: "bonus", reason: "must be a number above 0")
             }
-            let questions = try QuestionBank.questions(call.parameters.string("questions"))
-            let store = QuizStore(database: call.services.database, tenantID: call.tenant.id)
+            let questions = call.parameters.string("questions")
+            _ = try QuestionBank.questions(questions)
+            if let resumed = try await resume(call, device: device) { return resumed }
             let password = Secrets.randomToken(bytes: 8)
-            if let game = try await store.openGame(device: device), let room = try await call.services.engine.store.room(call.tenant.id, game.roomID), room.isOpen {
-                try await call.services.database.query("""
-                    UPDATE quiz_games SET password_hash = \(Secrets.sha256Hex(password)) WHERE tenant_id = \(call.tenant.id) AND room_id = \(game.roomID)
-                    """)
-                return try await created(call, room: room, game: game, password: password)
-            }
-            let room = try await call.services.engine.createWithChatroom(
-                NewRoom(pluginID: pluginID, name: "竞答 \(device.prefix(32))", owner: "host-\(device)"), in: call.tenant, by: .account("host-\(device)"))
-            let cents = Int64((bonus * 100).rounded(.down))
+            var options: JSONValue = ["deviceId": .string(device), "bonus": .number(bonus), "password": .string(password)]
+            if let questions { options = .object((options.object ?? [:]).merging(["questions": .string(questions)]) { $1 }) }
+            let room: Room
             do {
-                try await call.services.database.transaction { connection in
-                    try await connection.query("""
-                        INSERT INTO quiz_games (tenant_id, room_id, device_id, password_hash, bonus, stream, created_at)
-                        VALUES (\(call.tenant.id), \(room.id), \(device), \(Secrets.sha256Hex(password)), \(Double(cents) / 100)::numeric,
-                                \("quiz-\(room.id)"), \(call.services.clock.now()))
-                        """, logger: call.logger)
-                    for (index, question) in questions.enumerated() {
-                        try await connection.query("""
-                            INSERT INTO quiz_questions (tenant_id, room_id, question_id, question, options, right_answer)
-                            VALUES (\(call.tenant.id), \(room.id), \(index + 1), \(question.question), \(question.options), \(question.rightAnswer))
-                            """, logger: call.logger)
-                    }
-                }
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-                // A concurrent create for this device won (the unique index decided):
-                // this room goes, and the caller gets the winner's game.
-                _ = try? await call.services.engine.dissolve(room.id, by: .account(room.owner), in: call.tenant, pluginID: pluginID)
-                guard let game = try await store.openGame(device: device),
-                      let winner = try await call.services.engine.store.room(call.tenant.id, game.roomID) else { throw error }
-                try await call.services.database.query("""
-                    UPDATE quiz_games SET password_hash = \(Secrets.sha256Hex(password)) WHERE tenant_id = \(call.tenant.id) AND room_id = \(game.roomID)
-                    """)
-                return try await created(call, room: winner, game: game, password: password)
+                room = try await call.services.engine.create(
+                    NewRoom(pluginID: pluginID, name: "竞答 \(device.prefix(32))", owner: "host-" + Secrets.randomToken(bytes: 8), options: options),
+                    in: call.tenant, by: .system)
+            } catch let error as ClientError where error.code == QuizCodes.deviceHasGame {
+                // A concurrent create for this device won (the unique index decided).
+                if let resumed = try await resume(call, device: device) { return resumed }
+                throw error
             }
-            guard let game = try await store.game(room.id) else { throw RoomError.notFound }
+            guard let game = try await QuizStore(database: call.services.database, tenantID: call.tenant.id).game(room.id) else { throw RoomError.notFound }
             return try await created(call, room: room, game: game, password: password)
         },
 
@@ -100,7 +82,6 @@ enum HostRoutes {
             guard status >= 0 else { throw ParameterError(field: "status", reason: "is required: 0 init, 1 live, 2 over") }
             if status == 2 {
                 _ = try await call.services.engine.dissolve(room.id, by: .account(room.owner), in: call.tenant, pluginID: pluginID)
-                call.services.wakeOutbox()
             } else {
                 try await call.services.database.query("""
                     UPDATE quiz_games SET status = \(status) WHERE tenant_id = \(call.tenant.id) AND room_id = \(game.roomID) AND status < 2
@@ -116,16 +97,16 @@ enum HostRoutes {
             let questions = try await QuizStore(database: call.services.database, tenantID: call.tenant.id).questions(game.roomID)
             guard let question = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
             guard question.publishedAt == nil else { throw ClientError(code: NetEase.badParameter, message: "question \(questionID) was published already") }
-            let now = call.services.clock.now()
             let message = QuizMessages.question(question, time: time)
-            try await call.services.database.transaction { connection in
-                try await connection.query("""
-                    UPDATE quiz_questions SET published_at = \(now), window_ends_at = \(now.addingTimeInterval(TimeInterval(call.settings.answerWindowSeconds)))
-                    WHERE tenant_id = \(call.tenant.id) AND room_id = \(game.roomID) AND question_id = \(question.id)
-                    """, logger: call.logger)
-                try await QuizMessages.send(message, room: room, tenantID: call.tenant.id, now: now, on: connection, logger: call.logger)
+            try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: pluginID) { tx in
+                let marked = try await tx.connection.query("""
+                    UPDATE quiz_questions SET published_at = \(tx.now), window_ends_at = \(tx.now.addingTimeInterval(TimeInterval(call.settings.answerWindowSeconds)))
+                    WHERE tenant_id = \(call.tenant.id) AND room_id = \(game.roomID) AND question_id = \(question.id) AND published_at IS NULL
+                    RETURNING 1
+                    """, logger: tx.logger).collect()
+                guard !marked.isEmpty else { throw ClientError(code: NetEase.badParameter, message: "question \(questionID) was published already") }
+                tx.emit(QuizMessages.chatroom(message, room: tx.room))
             }
-            call.services.wakeOutbox()
             return EmptyObject()
         },
 
@@ -139,20 +120,18 @@ enum HostRoutes {
             let (game, room) = try await host(call)
             let time = try call.parameters.requiredInt64("time")
             let outcome = try await result(call, game: game, questionID: try call.parameters.requiredInt64("questionId"))
-            let now = call.services.clock.now()
-            try await call.services.database.transaction { connection in
-                let marked = try await connection.query("""
-                    UPDATE quiz_questions SET result_published_at = \(now)
+            try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: pluginID) { tx in
+                let marked = try await tx.connection.query("""
+                    UPDATE quiz_questions SET result_published_at = \(tx.now)
                     WHERE tenant_id = \(call.tenant.id) AND room_id = \(game.roomID) AND question_id = \(outcome.questionId) AND result_published_at IS NULL
                     RETURNING 1
-                    """, logger: call.logger).collect()
+                    """, logger: tx.logger).collect()
                 guard !marked.isEmpty else { return }
-                try await QuizMessages.send(QuizMessages.answer(outcome, time: time), room: room, tenantID: call.tenant.id, now: now, on: connection, logger: call.logger)
+                tx.emit(QuizMessages.chatroom(QuizMessages.answer(outcome, time: time), room: tx.room))
                 if let bonus = outcome.bonusInfo {
-                    try await QuizMessages.send(QuizMessages.final(bonus, time: time), room: room, tenantID: call.tenant.id, now: now, on: connection, logger: call.logger)
+                    tx.emit(QuizMessages.chatroom(QuizMessages.final(bonus, time: time), room: tx.room))
                 }
             }
-            call.services.wakeOutbox()
             return EmptyObject()
         },
     ]
@@ -165,8 +144,19 @@ enum HostRoutes {
               Secrets.equal(game.passwordHash, Secrets.sha256Hex(password)) else {
             throw NetEase.notLoggedIn("roomId and password do not match a game")
         }
-        guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), room.isOpen, game.status < 2 else { throw QuizCodes.over() }
+        guard game.status < 2, let room = try? await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID) else { throw QuizCodes.over() }
         return (game, room)
+    }
+
+    /// The device's open game, for its host only: the caller must send the
+    /// game's password. Nil when the device has no open game.
+    static func resume(_ call: ClientCall<Settings>, device: String) async throws -> Created? {
+        guard let game = try await QuizStore(database: call.services.database, tenantID: call.tenant.id).openGame(device: device) else { return nil }
+        guard let password = call.parameters.string("password"), Secrets.equal(game.passwordHash, Secrets.sha256Hex(password)) else {
+            throw QuizCodes.deviceBusy()
+        }
+        let room = try await call.services.engine.liveRoom(game.roomID, in: call.tenant, pluginID: pluginID)
+        return try await created(call, room: room, game: game, password: password)
     }
 
     static func created(_ call: ClientCall<Settings>, room: Room, game: QuizGame, password: String) async throws -> Created {

@@ -35,14 +35,85 @@ public struct LiveQuizPlugin: RoomPlugin {
         PlayerRoutes.routes + HostRoutes.routes
     }
 
-    /// Over, dissolved or expired: the game is over and its chatroom closes.
-    public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        try await hook.connection.query("""
-            UPDATE quiz_games SET status = 2 WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(rooms.map(\.id)))
-            """, logger: hook.logger)
-        return rooms.compactMap { room in
-            room.imChatroomID.map { .im(.closeChatroom(chatroom: $0, operator: room.owner, notifyExt: nil), roomID: room.id) }
+    /// Players meet in the game's IM chatroom; the engine opens and closes it.
+    public var chatroom: ChatroomPolicy { .perRoom(closeNotice: nil) }
+
+    /// A game needs its device, bonus and host password (`options.deviceId`,
+    /// `options.bonus`, `options.password`); `options.questions` is optional.
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
+        let game = try GameOptions(spec.options)
+        spec.options = game.normalized
+    }
+
+    /// The game and its questions are born with the room; a second open game
+    /// for the device is refused here, under the unique index.
+    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        let game = try GameOptions(options)
+        let cents = Int64((game.bonus * 100).rounded(.down))
+        let inserted = try await hook.connection.query("""
+            INSERT INTO quiz_games (tenant_id, room_id, device_id, password_hash, bonus, stream, created_at)
+            VALUES (\(room.tenantID), \(room.id), \(game.deviceID), \(Secrets.sha256Hex(game.password)), \(Double(cents) / 100)::numeric,
+                    \("quiz-\(room.id)"), \(hook.now))
+            ON CONFLICT (tenant_id, device_id) WHERE status < 2 DO NOTHING RETURNING room_id
+            """, logger: hook.logger).collect()
+        guard !inserted.isEmpty else { throw QuizCodes.deviceBusy() }
+        for (index, question) in game.questions.enumerated() {
+            try await hook.connection.query("""
+                INSERT INTO quiz_questions (tenant_id, room_id, question_id, question, options, right_answer)
+                VALUES (\(room.tenantID), \(room.id), \(index + 1), \(question.question), \(question.options), \(question.rightAnswer))
+                """, logger: hook.logger)
         }
+        return []
+    }
+
+    /// Over, dissolved or expired: the game is over (the engine closes its chatroom).
+    public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        try await hook.connection.query("""
+            UPDATE quiz_games SET status = 2 WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(closing.map(\.id)))
+            """, logger: hook.logger)
+        return []
+    }
+}
+
+/// A game's creation data, checked once for every create path.
+struct GameOptions {
+    let deviceID: String
+    let bonus: Double
+    let password: String
+    let questions: [QuestionBank.Entry]
+    let questionsJSON: String?
+
+    init(_ options: JSONValue) throws {
+        guard let device = options["deviceId"]?.string, (1...128).contains(device.utf8.count) else {
+            throw RoomError.invalidOptions(field: "options.deviceId", reason: "is required: 1-128 bytes")
+        }
+        guard let bonus = options["bonus"]?.double, bonus > 0, bonus < 1e10 else {
+            throw RoomError.invalidOptions(field: "options.bonus", reason: "is required: a number above 0 and below 1e10")
+        }
+        guard let password = options["password"]?.string, (8...128).contains(password.utf8.count) else {
+            throw RoomError.invalidOptions(field: "options.password", reason: "is required: the host's password, 8-128 bytes")
+        }
+        var json: String?
+        switch options["questions"] {
+        case nil, .null?: json = nil
+        case .string(let text)?: json = text
+        case let other?: json = other.jsonText
+        }
+        do {
+            questions = try QuestionBank.questions(json)
+        } catch let error as ParameterError {
+            throw RoomError.invalidOptions(field: "options." + error.field, reason: error.reason)
+        }
+        deviceID = device
+        self.bonus = bonus
+        self.password = password
+        questionsJSON = json
+    }
+
+    var normalized: JSONValue {
+        var object: [String: JSONValue] = ["deviceId": .string(deviceID), "bonus": .number(bonus), "password": .string(password)]
+        if let questionsJSON { object["questions"] = .string(questionsJSON) }
+        return .object(object)
     }
 }
 
@@ -54,4 +125,9 @@ enum QuizCodes {
 
     static func noQuestion(_ id: Int64) -> ClientError { ClientError(code: noSuchQuestion, message: "no question \(id) in this game") }
     static func over() -> ClientError { ClientError(code: gameOver, message: "the game is over") }
+    static let deviceHasGame = 1204
+    /// The device has an open game: only its host (who has its password) may resume it.
+    static func deviceBusy() -> ClientError {
+        ClientError(code: deviceHasGame, message: "this device has an open game; send its password to resume it")
+    }
 }

@@ -50,9 +50,8 @@ enum PlayerRoutes {
             let account = try await NetEase.account(call, pluginID: pluginID, accidAsSid: call.settings.accidAsSid)
             let roomID = try call.parameters.requiredInt64("roomId")
             let store = QuizStore(database: call.services.database, tenantID: call.tenant.id)
-            guard let game = try await store.game(roomID),
-                  let room = try await call.services.engine.store.room(call.tenant.id, roomID) else { throw RoomError.notFound }
-            guard game.status < 2, room.isOpen else { throw QuizCodes.over() }
+            guard let game = try await store.game(roomID) else { throw RoomError.notFound }
+            guard game.status < 2, let room = try? await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID) else { throw QuizCodes.over() }
             try await store.enter(roomID, accid: account.accid, revives: call.settings.revives, now: call.services.clock.now())
             let pull = try await call.tenant.live.pullURLs(stream: game.stream, expiresAt: room.expiresAt)
             var online = 0
@@ -73,26 +72,32 @@ enum PlayerRoutes {
             let store = QuizStore(database: call.services.database, tenantID: call.tenant.id)
             guard let game = try await store.game(roomID) else { throw RoomError.notFound }
             guard game.status < 2 else { throw QuizCodes.over() }
-            let questions = try await store.questions(roomID)
-            guard let stored = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
-            guard (0..<Int64(stored.options.count)).contains(option) else {
-                throw ParameterError(field: "answer", reason: "must be an option id from 0 to \(stored.options.count - 1)")
-            }
-            let current = questions.filter { $0.publishedAt != nil }.max { $0.id < $1.id }?.id
-            let question = QuizQuestion(id: stored.id, optionCount: stored.options.count, rightAnswer: stored.rightAnswer,
-                                        windowEndsAt: stored.windowEndsAt, isCurrent: current == stored.id)
             let now = call.services.clock.now()
             let result: Int = try await call.services.database.transaction { connection in
+                // The player's row is the lock, taken in a statement of its own:
+                // what is read after it (answers, the current question) sees every
+                // answer committed before it, so a duplicate sent twice at once is
+                // judged as a duplicate, never as a second answer.
                 let rows = try await connection.query("""
-                    SELECT p.status, p.revives, p.answered,
-                           EXISTS (SELECT 1 FROM quiz_answers a WHERE a.tenant_id = p.tenant_id AND a.room_id = p.room_id
-                                   AND a.question_id = \(stored.id) AND a.accid = p.accid)
-                    FROM quiz_players p WHERE p.tenant_id = \(call.tenant.id) AND p.room_id = \(roomID) AND p.accid = \(account.accid)
-                    FOR UPDATE
+                    SELECT status, revives, answered FROM quiz_players
+                    WHERE tenant_id = \(call.tenant.id) AND room_id = \(roomID) AND accid = \(account.accid) FOR UPDATE
                     """, logger: call.logger).collect()
-                let found = try rows.decode((String, Int, Int, Bool).self).first
-                let player = found.map { QuizPlayer(status: QuizPlayer.Status(rawValue: $0.0) ?? .out, revives: $0.1, answered: $0.2) }
-                let judgement = QuizRules.judge(Int(option), to: question, by: player, alreadyAnswered: found?.3 ?? false, now: now)
+                let player = try rows.decode((String, Int, Int).self).first.map {
+                    QuizPlayer(status: QuizPlayer.Status(rawValue: $0.0) ?? .out, revives: $0.1, answered: $0.2)
+                }
+                let questions = try await store.questions(roomID, on: connection, logger: call.logger)
+                guard let stored = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
+                guard (0..<Int64(stored.options.count)).contains(option) else {
+                    throw ParameterError(field: "answer", reason: "must be an option id from 0 to \(stored.options.count - 1)")
+                }
+                let answered = try await connection.query("""
+                    SELECT 1 FROM quiz_answers WHERE tenant_id = \(call.tenant.id) AND room_id = \(roomID)
+                    AND question_id = \(stored.id) AND accid = \(account.accid)
+                    """, logger: call.logger).collect()
+                let current = questions.filter { $0.publishedAt != nil }.max { $0.id < $1.id }?.id
+                let question = QuizQuestion(id: stored.id, optionCount: stored.options.count, rightAnswer: stored.rightAnswer,
+                                            windowEndsAt: stored.windowEndsAt, isCurrent: current == stored.id)
+                let judgement = QuizRules.judge(Int(option), to: question, by: player, alreadyAnswered: !answered.isEmpty, now: now)
                 if let after = judgement.player, after != player {
                     try await connection.query("""
                         UPDATE quiz_players SET status = \(after.status.rawValue), revives = \(after.revives), answered = \(after.answered)

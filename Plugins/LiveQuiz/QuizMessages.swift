@@ -42,9 +42,9 @@ enum QuizMessages {
         JSONText.encode(Envelope(cmd: 5, data: FinalData(winnerCount: bonus.winnerCount, bonus: bonus.bonus, winnerSample: bonus.winnerSample, time: time)))
     }
 
-    static func send(_ body: String, room: Room, tenantID: TenantID, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
-        guard let chatroom = room.imChatroomID else { return }
-        try await OutboxStore.enqueue([.im(.chatroomMessage(chatroom: chatroom, from: room.owner, type: "100", body: body, persist: false), roomID: room.id)],
-                                      tenantID: tenantID, now: now, on: connection, logger: logger)
+    /// A chatroom message (msgType 100) from the host to the game's room.
+    static func chatroom(_ body: String, room: Room) -> [OutboxMessage] {
+        guard let chatroom = room.imChatroomID else { return [] }
+        return [.im(.chatroomMessage(chatroom: chatroom, from: room.owner, type: "100", body: body, persist: false), roomID: room.id)]
     }
 }

@@ -47,11 +47,23 @@ struct QuizStore {
     }
 
     func questions(_ roomID: RoomID) async throws -> [StoredQuestion] {
-        let rows = try await database.query("""
-            SELECT question_id, question, options, right_answer, published_at, window_ends_at, result_published_at
-            FROM quiz_questions WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY question_id
-            """)
-        return try rows.decode((Int, String, [String], Int, Date?, Date?, Date?).self).map(StoredQuestion.init)
+        try Self.decodeQuestions(try await database.query(questionsQuery(roomID)))
+    }
+
+    /// The same, on a transaction's connection.
+    func questions(_ roomID: RoomID, on connection: PostgresConnection, logger: Logger) async throws -> [StoredQuestion] {
+        try Self.decodeQuestions(try await connection.query(questionsQuery(roomID), logger: logger).collect())
+    }
+
+    private func questionsQuery(_ roomID: RoomID) -> PostgresQuery {
+        """
+        SELECT question_id, question, options, right_answer, published_at, window_ends_at, result_published_at
+        FROM quiz_questions WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY question_id
+        """
+    }
+
+    private static func decodeQuestions(_ rows: [PostgresRow]) throws -> [StoredQuestion] {
+        try rows.decode((Int, String, [String], Int, Date?, Date?, Date?).self).map(StoredQuestion.init)
     }
 
     /// How many accepted answers chose each option.

@@ -46,12 +46,9 @@ enum LessonRoutes {
             let store = LessonStore(call)
             guard try await store.active(student: student.accid).isEmpty else { throw LessonCodes.alreadyBooked() }
             let (teacher, password) = try await createTeacher(call)
-            let now = call.services.clock.now()
             do {
                 let room = try await call.services.engine.create(
-                    NewRoom(pluginID: pluginID, name: "lesson of \(student.accid)", owner: teacher.accid,
-                            reservation: Reservation(accounts: [teacher.accid, student.accid],
-                                                     until: now.addingTimeInterval(TimeInterval(call.settings.openDeadlineSeconds)), onLapse: .close)),
+                    NewRoom(pluginID: pluginID, name: "lesson of \(student.accid)", owner: teacher.accid, options: ["student": .string(student.accid)]),
                     in: call.tenant, by: .account(student.accid))
                 return Lesson(roomId: room.id, teacherAccid: teacher.accid, teacherName: teacher.nickname, teacherPassword: password,
                               studentAccid: student.accid, studentName: student.nickname)
@@ -88,7 +85,6 @@ enum LessonRoutes {
                 throw ClientError(code: NetEase.roomNotFound, message: "room \(roomID) is not a lesson of yours")
             }
             _ = try await call.services.engine.dissolve(roomID, by: .account(teacher.accid), in: call.tenant, pluginID: pluginID)
-            call.services.wakeOutbox()
             return EmptyObject()
         },
 
@@ -103,14 +99,13 @@ enum LessonRoutes {
             guard isTeacher || account.accid == lesson.student.accid else {
                 throw ClientError(code: NetEase.forbidden, message: "this lesson is for its teacher and its student only")
             }
-            guard let room = try await call.services.engine.store.room(call.tenant.id, roomID) else { throw RoomError.notFound }
-            guard room.isOpen else { throw RoomError.closed }
+            let room = try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID)
             if !isTeacher, room.reservation?.claimedAt == nil {
                 throw ClientError(code: LessonCodes.teacherNotIn, message: "the teacher has not opened the classroom yet")
             }
             let joined = try await call.services.engine.join(roomID, account: account.accid, role: isTeacher ? "teacher" : "student",
                                                              in: call.tenant, pluginID: pluginID).room
-            let opened = try await call.services.engine.store.room(call.tenant.id, roomID)?.reservation?.claimedAt ?? joined.createdAt
+            let opened = joined.reservation?.claimedAt ?? joined.createdAt
             return Entered(roomId: roomID, role: isTeacher ? "teacher" : "student",
                            peerAccid: isTeacher ? lesson.student.accid : lesson.teacher.accid, openedAt: opened.epochMilliseconds)
         },

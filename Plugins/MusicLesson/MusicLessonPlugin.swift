@@ -42,11 +42,30 @@ public struct MusicLessonPlugin: RoomPlugin {
         }
     }
 
+    /// A lesson is its teacher (the owner) and one student (`options.student`),
+    /// reserved for the two until `openDeadline`: the teacher opens it first,
+    /// and a lesson nobody opens lapses.
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
+        guard let student = spec.options["student"]?.string, (1...128).contains(student.utf8.count), student != spec.owner else {
+            throw RoomError.invalidOptions(field: "options.student", reason: "is required: the student's account, not the teacher's")
+        }
+        spec.reservation = Reservation(accounts: [spec.owner, student], until: now.addingTimeInterval(TimeInterval(settings.openDeadlineSeconds)),
+                                       onLapse: .close)
+    }
+
     /// The lesson row is born with the room; a student's second active lesson
     /// is refused here, under the unique index, whatever raced it.
-    public func roomCreated(_ room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        guard let student = room.reservation?.accounts.first(where: { $0 != room.owner }) else {
-            throw RoomError.invalid(field: "reservation", reason: "a lesson is reserved for its teacher and its student")
+    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        let student = options["student"]?.string ?? ""
+        let known = try await hook.connection.query("""
+            SELECT accid, role FROM accounts WHERE tenant_id = \(room.tenantID) AND accid IN (\(room.owner), \(student))
+            """, logger: hook.logger).collect()
+        let roles = Dictionary(try known.decode((String, String).self), uniquingKeysWith: { first, _ in first })
+        guard roles[student] == AccountRoutes.Role.student.rawValue else {
+            throw RoomError.invalidOptions(field: "options.student", reason: "must be a registered student of this tenant")
+        }
+        guard roles[room.owner] == AccountRoutes.Role.teacher.rawValue else {
+            throw RoomError.invalidOptions(field: "owner", reason: "must be a teacher account of this tenant")
         }
         let rows = try await hook.connection.query("""
             INSERT INTO music_lessons (tenant_id, room_id, student, teacher, created_at)
@@ -59,8 +78,8 @@ public struct MusicLessonPlugin: RoomPlugin {
 
     /// Class over, however the lesson ended (closed, expired, lapsed): the
     /// student hears it by P2P notification, stored for offline delivery.
-    public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        let ids = rooms.map(\.id)
+    public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        let ids = closing.map(\.id)
         let rows = try await hook.connection.query("""
             UPDATE music_lessons SET active = false
             WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(ids)) RETURNING room_id, student, teacher

@@ -49,27 +49,21 @@ enum WhiteboardRoutes {
             guard data.utf8.count <= maxData else { throw ParameterError(field: "data", reason: "must be at most \(maxData) bytes") }
             if case .failure(let error) = WhiteboardParser.parse(data) { throw ParameterError(field: "data", reason: error.description) }
             let peer = account.accid == lesson.teacher.accid ? lesson.student.accid : lesson.teacher.accid
-            let now = call.services.clock.now()
-            let stored: Bool = try await call.services.database.transaction { connection in
-                // The classroom must be open now: a close racing this append waits or wins.
-                let rooms = try await connection.query("""
-                    SELECT state = 'open' AND expires_at > \(now), reservation_claimed_at IS NOT NULL
-                    FROM rooms WHERE tenant_id = \(call.tenant.id) AND room_id = \(lesson.roomID) FOR SHARE
-                    """, logger: call.logger).collect()
-                guard let (open, opened) = try rooms.decode((Bool, Bool).self).first, open else { throw RoomError.closed }
-                guard opened else { throw ClientError(code: LessonCodes.teacherNotIn, message: "the teacher has not opened the classroom yet") }
-                let inserted = try await connection.query("""
+            // The classroom is locked and live for the append: a close racing it waits or wins.
+            let stored = try await call.services.engine.mutate(lesson.roomID, in: call.tenant, pluginID: MusicLessonPlugin.pluginID) { tx in
+                guard tx.room.reservation?.claimedAt != nil else {
+                    throw ClientError(code: LessonCodes.teacherNotIn, message: "the teacher has not opened the classroom yet")
+                }
+                let inserted = try await tx.connection.query("""
                     INSERT INTO music_lesson_whiteboard (tenant_id, room_id, author, seq, data, created_at)
-                    VALUES (\(call.tenant.id), \(lesson.roomID), \(account.accid), \(seq), \(data), \(now))
+                    VALUES (\(call.tenant.id), \(lesson.roomID), \(account.accid), \(seq), \(data), \(tx.now))
                     ON CONFLICT (tenant_id, room_id, author, seq) DO NOTHING RETURNING packet_id
-                    """, logger: call.logger).collect()
+                    """, logger: tx.logger).collect()
                 guard !inserted.isEmpty else { return false }
                 let relay = JSONText.encode(Relay(command: 2, data: .init(roomId: String(lesson.roomID), from: account.accid, seq: seq, data: data)))
-                try await OutboxStore.enqueue([.im(.notification(from: account.accid, to: peer, attach: relay, storeOffline: false), roomID: lesson.roomID)],
-                                              tenantID: call.tenant.id, now: now, on: connection, logger: call.logger)
+                tx.emit(.im(.notification(from: account.accid, to: peer, attach: relay, storeOffline: false), roomID: lesson.roomID))
                 return true
             }
-            if stored { call.services.wakeOutbox() }
             return Appended(seq: seq, stored: stored)
         },
 

@@ -37,17 +37,4 @@ struct MicPositionStore {
                 """, logger: logger)
         }
     }
-
-    /// The room's state, shared-locked so a close waits for this change
-    /// (and this change sees a close that came first), and whether each of
-    /// `accounts` is in the room now.
-    func lockRoom(_ tenantID: TenantID, _ roomID: RoomID, members accounts: [AccountID], now: Date) async throws -> (open: Bool, joined: Set<AccountID>)? {
-        let rows = try await connection.query("""
-            SELECT state = 'open' AND expires_at > \(now),
-                   ARRAY(SELECT accid FROM room_members m WHERE m.tenant_id = r.tenant_id AND m.room_id = r.room_id
-                          AND m.status = 'joined' AND m.accid = ANY(\(accounts)))
-            FROM rooms r WHERE tenant_id = \(tenantID) AND room_id = \(roomID) FOR SHARE
-            """, logger: logger).collect()
-        return try rows.decode((Bool, [String]).self).first.map { ($0, Set($1)) }
-    }
 }

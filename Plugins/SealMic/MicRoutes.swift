@@ -67,24 +67,19 @@ enum MicRoutes {
 
     static func move(_ call: ClientCall<Settings>, actor: AccountID, _ command: MicCommand) async throws -> Bool {
         let room = try await RoomRoutes.openRoom(call)
-        let now = call.services.clock.now()
         var asked = [actor]
         if case .carry(let user, _, _) = command { asked.append(user) }
-        try await call.services.database.transaction { connection in
-            let store = MicPositionStore(connection: connection, logger: call.logger)
-            guard let (open, joined) = try await store.lockRoom(call.tenant.id, room.id, members: asked, now: now), open else {
-                throw ClientError(code: SealMicCode.roomNotFound, message: "room \(SealMicMessages.wireID(room)) does not exist")
-            }
+        try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: SealMicPlugin.pluginID) { tx in
+            let joined = try await tx.joined(among: asked)
             guard joined.contains(actor) else { throw ClientError(code: SealMicCode.notInRoom, message: "you are not in this room; call /room/join") }
             var command = command
             if case .carry(let user, _, let position) = command { command = .carry(user: user, userInRoom: joined.contains(user), position: position) }
-            let outcome = try MicPositions.decide(command, in: try await store.lockAll(call.tenant.id, room.id), actor: actor, host: room.owner)
+            let store = MicPositionStore(connection: tx.connection, logger: tx.logger)
+            let outcome = try MicPositions.decide(command, in: try await store.lockAll(room.tenantID, room.id), actor: actor, host: tx.room.owner)
                 .mapError(clientError).get()
-            try await store.save(outcome.changed, call.tenant.id, room.id, now: now)
-            try await OutboxStore.enqueue([SealMicMessages.positions(outcome, by: actor, room: room)],
-                                          tenantID: call.tenant.id, now: now, on: connection, logger: call.logger)
+            try await store.save(outcome.changed, room.tenantID, room.id, now: tx.now)
+            tx.emit(SealMicMessages.positions(outcome, by: actor, room: tx.room))
         }
-        call.services.wakeOutbox()
         return true
     }
 
@@ -98,7 +93,6 @@ enum MicRoutes {
         guard let holder = seats.first(where: { $0.position == position })?.holder else { throw clientError(.empty(position: position)) }
         if let user, user != holder { throw clientError(.notYours(position: position)) }
         try await call.services.engine.leave(room.id, account: holder, by: .account(host), in: call.tenant, pluginID: SealMicPlugin.pluginID)
-        call.services.wakeOutbox()
         return true
     }
 

@@ -13,22 +13,15 @@ enum RoomRoutes {
             let subject = try call.parameters.required("subject").trimmingCharacters(in: .whitespacesAndNewlines)
             guard (1...64).contains(subject.count) else { throw ParameterError(field: "subject", reason: "must be 1-64 characters") }
             let roomType = try call.parameters.int("roomType", default: call.parameters.int("type", default: 0, in: 0...1_000), in: 0...1_000)
-            // Fail fast before any IM call; the creation hook enforces the limit exactly.
-            let open = try await call.services.engine.store.count(call.tenant.id, pluginID: pluginID, state: "open")
-            guard open < call.settings.maxRooms else {
-                throw ClientError(code: SealMicCode.tooManyRooms, message: "the tenant already has \(call.settings.maxRooms) open rooms")
-            }
-            let room = try await call.services.engine.createWithChatroom(
-                NewRoom(pluginID: pluginID, name: subject, owner: account.accid,
-                        attributes: JSONValue.object(["roomType": .number(Double(roomType)), "bgId": .number(0)]).jsonText,
-                        ownerJoins: true),
+            let room = try await call.services.engine.create(
+                NewRoom(pluginID: pluginID, name: subject, owner: account.accid, options: ["roomType": .number(Double(roomType))]),
                 in: call.tenant, by: .account(account.accid))
             return SealMicReads.Summary(room, memberCount: 1)
         },
 
         ClientRoute("/room/list", methods: [.get, .post]) { call in
             _ = try await SealMicAuth.account(call)
-            return try await SealMicReads(call).openRooms(limit: call.settings.maxRooms)
+            return try await SealMicReads(call).openRooms(limit: call.policy.maxRooms ?? 1_000)
         },
 
         ClientRoute("/room/detail", methods: [.get, .post]) { call in
@@ -42,7 +35,6 @@ enum RoomRoutes {
             let account = try await SealMicAuth.account(call)
             let room = try await openRoom(call)
             _ = try await call.services.engine.join(room.id, account: account.accid, role: "listener", in: call.tenant, pluginID: pluginID)
-            call.services.wakeOutbox()
             return try await SealMicReads(call).detail(room)
         },
 
@@ -55,7 +47,6 @@ enum RoomRoutes {
             } else {
                 try await call.services.engine.leave(room.id, account: account.accid, in: call.tenant, pluginID: pluginID)
             }
-            call.services.wakeOutbox()
             return true
         },
 
@@ -63,7 +54,6 @@ enum RoomRoutes {
             let account = try await SealMicAuth.account(call)
             let room = try await openRoom(call)
             _ = try await call.services.engine.dissolve(room.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
-            call.services.wakeOutbox()
             return true
         },
 
@@ -87,19 +77,20 @@ enum RoomRoutes {
                 throw ClientError(code: SealMicCode.accessDenied, message: "only the room's host may change its background")
             }
             try await SealMicReads(call).setBackground(Int(bgId), room: room, by: account.accid)
-            call.services.wakeOutbox()
             return true
         },
     ]
 
-    /// The room named by `roomId`, if it is a SealMic room of this tenant
-    /// that is open and not past its TTL.
+    /// The live SealMic room named by `roomId` (the engine decides what
+    /// live is); anything else does not exist, in SealMic's words.
     static func openRoom(_ call: ClientCall<Settings>) async throws -> Room {
         let text = try call.parameters.required("roomId")
         let missing = ClientError(code: SealMicCode.roomNotFound, message: "room \(text) does not exist")
         guard let roomID = RoomID(text) else { throw missing }
-        guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), room.pluginID == pluginID,
-              room.isOpen, room.expiresAt > call.services.clock.now() else { throw missing }
-        return room
+        do {
+            return try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID)
+        } catch RoomError.notFound, RoomError.closed {
+            throw missing
+        }
     }
 }

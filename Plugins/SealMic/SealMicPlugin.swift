@@ -10,7 +10,6 @@ public struct SealMicPlugin: RoomPlugin {
 
     public struct Settings: Sendable {
         public var positions: Int
-        public var maxRooms: Int
         public var tokenTTLSeconds: Int
     }
 
@@ -18,13 +17,16 @@ public struct SealMicPlugin: RoomPlugin {
 
     public var id: String { Self.pluginID }
     public var wire: WireStyle { .sealmic }
-    /// 2 h rooms (the seed), 1000 members (errCode 27 beyond), IM chatroom first.
-    public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 2 * 3_600, capacity: 1_000, joinRequiresIM: true) }
+    /// 2 h rooms (the seed), 1000 members (errCode 27 beyond), IM chatroom
+    /// first, 500 rooms per tenant (errCode 26 beyond).
+    public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 2 * 3_600, capacity: 1_000, joinRequiresIM: true, maxRooms: 500) }
+    /// A room's id is its IM chatroom's; destroying it closes the chatroom
+    /// after the room hears SM:RDNtfyMsg.
+    public var chatroom: ChatroomPolicy { .perRoom(closeNotice: nil) }
 
     public func readSettings(_ reader: SettingsReader) -> Settings {
         Settings(
             positions: reader.int("positions", default: 8, in: 1...16),
-            maxRooms: reader.int("maxRooms", default: 500, in: 1...1_000_000),
             tokenTTLSeconds: reader.duration("tokenTTL", default: 30 * 86_400))
     }
 
@@ -37,20 +39,28 @@ public struct SealMicPlugin: RoomPlugin {
         case .notInIMChatroom: ClientError(code: SealMicCode.notInRoom, message: "enter the room's IM chatroom before calling /room/join")
         case .notMember: ClientError(code: SealMicCode.notInRoom, message: "you are not in this room; call /room/join")
         case .full(let capacity): ClientError(code: SealMicCode.tooManyMembers, message: "the room is full (\(capacity) members)")
+        case .notFound, .closed: ClientError(code: SealMicCode.roomNotFound, message: "the room does not exist")
+        case .tooManyRooms(let limit): ClientError(code: SealMicCode.tooManyRooms, message: "the tenant already has \(limit) open rooms")
         default: nil
         }
     }
 
-    /// The room's positions are born with it; the tenant's room limit is
-    /// checked under a lock per tenant, so concurrent creates cannot pass it.
-    public func roomCreated(_ room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        try await hook.connection.query("SELECT pg_advisory_xact_lock(hashtext(\(room.tenantID + "/sealmic/rooms")))", logger: hook.logger)
-        let rows = try await hook.connection.query("""
-            SELECT count(*)::int FROM rooms WHERE tenant_id = \(room.tenantID) AND plugin_id = \(Self.pluginID) AND state = 'open'
-            """, logger: hook.logger).collect()
-        if let open = try rows.decode(Int.self).first, open > hook.settings.maxRooms {
-            throw ClientError(code: SealMicCode.tooManyRooms, message: "the tenant already has \(hook.settings.maxRooms) open rooms")
+    /// The host is the room's first member; `roomType` is the one creation
+    /// option (0 unless asked).
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
+        var roomType: Int64 = 0
+        if let value = spec.options["roomType"] {
+            guard let type = value.int64, (0...1_000).contains(type) else {
+                throw RoomError.invalidOptions(field: "options.roomType", reason: "must be an integer from 0 to 1000")
+            }
+            roomType = type
         }
+        spec.attributes = JSONValue.object(["roomType": .number(Double(roomType)), "bgId": .number(0)]).jsonText
+        spec.ownerJoins = true
+    }
+
+    /// The room's positions are born with it.
+    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         try await MicPositionStore(connection: hook.connection, logger: hook.logger).create(room, count: hook.settings.positions, now: hook.now)
         return []
     }
@@ -74,11 +84,9 @@ public struct SealMicPlugin: RoomPlugin {
         return messages
     }
 
-    /// Destroyed or expired: members hear SM:RDNtfyMsg, then the IM chatroom closes.
-    public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        rooms.flatMap { room in
-            [SealMicMessages.destroyed(room)]
-                + (room.imChatroomID.map { [.im(.closeChatroom(chatroom: $0, operator: room.owner, notifyExt: nil), roomID: room.id)] } ?? [])
-        }
+    /// Destroyed or expired: members hear SM:RDNtfyMsg (the engine closes
+    /// the IM chatroom after it).
+    public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        closing.map(SealMicMessages.destroyed)
     }
 }

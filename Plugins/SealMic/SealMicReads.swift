@@ -100,16 +100,11 @@ struct SealMicReads {
         return try rows.decode((Int, String?, Bool, Bool).self).map { MicPosition(position: $0, holder: $1, locked: $2, muted: $3) }
     }
 
-    /// Saves the background and tells the room, in one transaction.
+    /// Saves the background and tells the room, in one transaction on the live room.
     func setBackground(_ bgId: Int, room: Room, by host: AccountID) async throws {
-        let now = call.services.clock.now()
-        try await database.transaction { connection in
-            let rows = try await connection.query("""
-                UPDATE rooms SET attributes = attributes || jsonb_build_object('bgId', \(bgId)::int), version = version + 1
-                WHERE tenant_id = \(tenantID) AND room_id = \(room.id) AND state = 'open' RETURNING 1
-                """, logger: call.logger).collect()
-            guard !rows.isEmpty else { throw ClientError(code: SealMicCode.roomNotFound, message: "room \(SealMicMessages.wireID(room)) does not exist") }
-            try await OutboxStore.enqueue([SealMicMessages.background(bgId, by: host, room: room)], tenantID: tenantID, now: now, on: connection, logger: call.logger)
+        try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: SealMicPlugin.pluginID) { tx in
+            try await tx.mergeAttributes(["bgId": .number(Double(bgId))])
+            tx.emit(SealMicMessages.background(bgId, by: host, room: tx.room))
         }
     }
 }

@@ -25,7 +25,11 @@ import Testing
             guard let id = answer.json["data"]?["roomId"]?.int64, let password = answer.json["data"]?["password"]?.string else {
                 throw Unexpected(answer: "\(answer.json)")
             }
-            hosts.withLock { $0[id] = ConformanceAccount(accid: "host-\(device)", credential: password) }
+            // The host's id is opaque (never the device's): read it as a player sees it.
+            let player = try await makeAccount(client)
+            let room = try await client.post("/quiz/player/room/query", form: ["sid": player.credential, "roomId": "\(id)"]).json["data"]
+            guard let host = room?["creator"]?.string else { throw Unexpected(answer: "\(room ?? .null)") }
+            hosts.withLock { $0[id] = ConformanceAccount(accid: host, credential: password) }
             return id
         }
 

@@ -75,7 +75,7 @@ import Testing
         #expect(issues.isEmpty)
         let plugin = try #require(tenant?.plugin("test-rooms"))
         #expect(plugin.policy == RoomPolicy(ttlSeconds: 7_200, capacity: 8, joinRequiresIM: true))
-        #expect((plugin.settings as? TestRoomsPlugin.Settings)?.greeting == "hi")
+        #expect(plugin.plugin.settingsDescription.contains(#"greeting: "hi""#), "settings are read and bound once")
     }
 
     @Test func everyErrorIsReportedWithFileAndField() async throws {

@@ -91,7 +91,11 @@ import Testing
 
     @Test func extend() {
         #expect(decide(.extend(seconds: 60, by: .admin), snapshot(expiresIn: 100)) == .success(.extend(newExpiry: now.addingTimeInterval(160))))
-        #expect(decide(.extend(seconds: 0, by: .admin), snapshot()) == .failure(.invalid(field: "ttlSeconds", reason: "must be a positive number of seconds")))
+        let bound = RoomError.invalid(field: "ttlSeconds", reason: "must be between 1 and 31622400 seconds (366 days)")
+        #expect(decide(.extend(seconds: 0, by: .admin), snapshot()) == .failure(bound))
+        #expect(decide(.extend(seconds: 10_000_000_000_000, by: .admin), snapshot()) == .failure(bound), "a huge number never reaches date arithmetic")
+        #expect(decide(.extend(seconds: 366 * 86_400, by: .admin), snapshot(expiresIn: 86_400)) ==
+                .failure(.invalid(field: "ttlSeconds", reason: "would keep the room beyond 366 days from now")))
         #expect(decide(.extend(seconds: 60, by: .account("x")), snapshot()) == .failure(.notOwner))
         #expect(decide(.extend(seconds: 60, by: .admin), snapshot(expiresIn: -1)) == .failure(.closed))
     }

@@ -32,9 +32,8 @@ public struct EngineFixture: Sendable {
     /// A room of the test plugin with an IM chatroom, as its create route makes it.
     public func room(owner: AccountID = "owner", capacity: Int? = nil, ttl: Int? = nil, in tenant: Tenant? = nil) async throws -> Room {
         let tenant = tenant ?? self.tenant
-        let chatroom = try await tenant.im.createChatroom(name: "room", creator: owner)
         return try await engine.create(
-            NewRoom(pluginID: TestRoomsPlugin.pluginID, name: "room", owner: owner, ttlSeconds: ttl, capacity: capacity, imChatroomID: chatroom),
+            NewRoom(pluginID: TestRoomsPlugin.pluginID, name: "room", owner: owner, ttlSeconds: ttl, capacity: capacity),
             in: tenant, by: .account(owner))
     }
 

@@ -9,7 +9,6 @@ public struct TestRoomsPlugin: RoomPlugin {
 
     public struct Settings: Sendable {
         public var greeting: String
-        public var notifyOnClose: Bool
     }
 
     public init() {}
@@ -17,9 +16,11 @@ public struct TestRoomsPlugin: RoomPlugin {
     public var id: String { Self.pluginID }
     public var wire: WireStyle { .netease }
     public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 3_600, capacity: 50) }
+    /// The engine opens each room's chatroom and closes it with this notice.
+    public var chatroom: ChatroomPolicy { .perRoom(closeNotice: #"{"type":1}"#) }
 
     public func readSettings(_ reader: SettingsReader) -> Settings {
-        Settings(greeting: reader.string("greeting", default: "hello"), notifyOnClose: reader.bool("notifyOnClose", default: true))
+        Settings(greeting: reader.string("greeting", default: "hello"))
     }
 
     struct Created: Encodable, Sendable {
@@ -32,9 +33,7 @@ public struct TestRoomsPlugin: RoomPlugin {
             ClientRoute("/room/create") { call in
                 let owner = try call.parameters.required("sid")
                 let name = try call.parameters.required("name")
-                let chatroom = try await call.tenant.im.createChatroom(name: name, creator: owner)
-                let room = try await call.services.engine.create(
-                    NewRoom(pluginID: Self.pluginID, name: name, owner: owner, imChatroomID: chatroom), in: call.tenant, by: .account(owner))
+                let room = try await call.services.engine.create(NewRoom(pluginID: Self.pluginID, name: name, owner: owner), in: call.tenant, by: .account(owner))
                 return Created(roomId: room.id, greeting: call.settings.greeting)
             },
             ClientRoute("/room/join") { call in
@@ -56,13 +55,5 @@ public struct TestRoomsPlugin: RoomPlugin {
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         guard let chatroom = room.imChatroomID else { return [] }
         return [.im(.chatroomMessage(chatroom: chatroom, from: account, type: "100", body: #"{"joined":"\#(account)"}"#, persist: false), roomID: room.id)]
-    }
-
-    /// Each closing room's IM chatroom is closed through the outbox.
-    public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        guard hook.settings.notifyOnClose else { return [] }
-        return rooms.compactMap { room in
-            room.imChatroomID.map { .im(.closeChatroom(chatroom: $0, operator: room.owner, notifyExt: #"{"type":1}"#), roomID: room.id) }
-        }
     }
 }

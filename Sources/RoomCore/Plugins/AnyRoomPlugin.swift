@@ -2,85 +2,112 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A plugin with its `Settings` type erased, so the registry can hold plugins
-/// of different settings types. Settings travel as `any Sendable` and are
-/// cast back by the closures built from the concrete plugin.
+/// A plugin as this build registers it, before any tenant binds it. It can
+/// only tell what it is and bind itself to a tenant's settings.
 public struct AnyRoomPlugin: Sendable {
     public let id: String
     public let wire: WireStyle
     public let defaultPolicy: RoomPolicy
-    public let routes: [ErasedRoute]
+    public let chatroom: ChatroomPolicy
+    /// Path and methods of each client route, for mounting them once.
+    public let routeSignatures: [(path: String, methods: [ClientMethod])]
 
-    let readSettings: @Sendable (SettingsReader) -> any Sendable
-    let mapError: @Sendable (RoomError) -> ClientError?
-    let created: @Sendable (Room, ErasedHook) async throws -> [OutboxMessage]
-    let closing: @Sendable ([Room], CloseReason, ErasedHook) async throws -> [OutboxMessage]
-    let joined: @Sendable (AccountID, Room, ErasedHook) async throws -> [OutboxMessage]
-    let left: @Sendable (AccountID, Room, ErasedHook) async throws -> [OutboxMessage]
-    let providerEvent: @Sendable (ProviderEvent, ErasedHook) async throws -> [OutboxMessage]
-
-    public struct ErasedRoute: Sendable {
-        public let path: String
-        public let methods: [ClientRoute<Never>.Method]
-        public let handle: @Sendable (_ settings: any Sendable, _ make: ErasedCallParts) async throws -> any Encodable & Sendable
-    }
-
-    /// The request-specific parts of a `ClientCall`, without settings.
-    public struct ErasedCallParts: Sendable {
-        public let tenant: Tenant
-        public let policy: RoomPolicy
-        public let parameters: WireParameters
-        public let headers: [String: String]
-        public let services: RoomServices
-        public let logger: Logger
-
-        public init(tenant: Tenant, policy: RoomPolicy, parameters: WireParameters, headers: [String: String], services: RoomServices, logger: Logger) {
-            self.tenant = tenant
-            self.policy = policy
-            self.parameters = parameters
-            self.headers = headers
-            self.services = services
-            self.logger = logger
-        }
-    }
-
-    struct ErasedHook {
-        let connection: PostgresConnection
-        let tenantID: TenantID
-        let settings: any Sendable
-        let now: Date
-        let actor: Actor
-        let logger: Logger
-    }
-
-    struct SettingsMismatch: Error {}
+    private let binder: @Sendable (SettingsReader) -> BoundPlugin
 
     public init<Plugin: RoomPlugin>(_ plugin: Plugin) {
-        @Sendable func typed(_ hook: ErasedHook) throws -> HookContext<Plugin.Settings> {
-            guard let settings = hook.settings as? Plugin.Settings else { throw SettingsMismatch() }
-            return HookContext(connection: hook.connection, tenantID: hook.tenantID, settings: settings, now: hook.now, actor: hook.actor, logger: hook.logger)
-        }
         id = plugin.id
         wire = plugin.wire
         defaultPolicy = plugin.defaultPolicy
-        readSettings = { plugin.readSettings($0) }
-        mapError = { plugin.clientError(for: $0) }
-        created = { room, hook in try await plugin.roomCreated(room, hook: try typed(hook)) }
-        closing = { rooms, reason, hook in try await plugin.roomsClosing(rooms, reason: reason, hook: try typed(hook)) }
-        joined = { account, room, hook in try await plugin.memberJoined(account, room: room, hook: try typed(hook)) }
-        left = { account, room, hook in try await plugin.memberLeft(account, room: room, hook: try typed(hook)) }
-        providerEvent = { event, hook in try await plugin.providerEvent(event, hook: try typed(hook)) }
-        routes = plugin.routes().map { route in
-            ErasedRoute(path: route.path, methods: route.methods.map { ClientRoute<Never>.Method(rawValue: $0.rawValue)! }) { settings, parts in
-                guard let settings = settings as? Plugin.Settings else { throw SettingsMismatch() }
-                return try await route.handle(ClientCall(
-                    tenant: parts.tenant, settings: settings, policy: parts.policy, parameters: parts.parameters,
-                    headers: parts.headers, services: parts.services, logger: parts.logger))
-            }
+        chatroom = plugin.chatroom
+        routeSignatures = plugin.routes().map { ($0.path, $0.methods) }
+        binder = { reader in BoundPlugin(plugin, settings: plugin.readSettings(reader)) }
+    }
+
+    /// Reads the tenant's settings for this plugin and binds them, once.
+    public func bind(_ reader: SettingsReader) -> BoundPlugin { binder(reader) }
+
+    /// Bound to default settings: for rooms of a plugin the tenant no longer
+    /// enables, so they still close cleanly.
+    public func boundToDefaults() -> BoundPlugin { binder(SettingsReader(file: "", path: "", table: [:])) }
+}
+
+/// The parts of a hook call that are not settings.
+struct HookParts {
+    let connection: PostgresConnection
+    let tenantID: TenantID
+    let now: Date
+    let actor: Actor
+    let logger: Logger
+}
+
+/// A plugin bound to one tenant's settings. The closures capture the typed
+/// plugin and its typed settings, so nothing is cast back at run time.
+public struct BoundPlugin: Sendable {
+    public let id: String
+    public let wire: WireStyle
+    public let chatroom: ChatroomPolicy
+    /// The settings as read, for operators and tests (`String(describing:)`).
+    public let settingsDescription: String
+
+    /// One handler per route, in the order of `AnyRoomPlugin.routeSignatures`.
+    let routeHandlers: [@Sendable (ClientCallParts) async throws -> any Encodable & Sendable]
+    let mapError: @Sendable (RoomError) -> ClientError?
+    let prepare: @Sendable (inout NewRoom, Date) throws -> Void
+    let created: @Sendable (Room, JSONValue, HookParts) async throws -> [OutboxMessage]
+    let closing: @Sendable ([Room], CloseReason, HookParts) async throws -> [OutboxMessage]
+    let joined: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
+    let left: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
+    let providerEvent: @Sendable (ProviderEvent, HookParts) async throws -> [OutboxMessage]
+
+    init<Plugin: RoomPlugin>(_ plugin: Plugin, settings: Plugin.Settings) {
+        @Sendable func hook(_ parts: HookParts) -> HookContext<Plugin.Settings> {
+            HookContext(connection: parts.connection, tenantID: parts.tenantID, settings: settings, now: parts.now, actor: parts.actor, logger: parts.logger)
         }
+        id = plugin.id
+        wire = plugin.wire
+        chatroom = plugin.chatroom
+        settingsDescription = String(describing: settings)
+        routeHandlers = plugin.routes().map { route in
+            { parts in try await route.handle(parts.call(settings: settings)) }
+        }
+        mapError = { plugin.clientError(for: $0) }
+        prepare = { spec, now in try plugin.prepareRoom(&spec, settings: settings, now: now) }
+        created = { room, options, parts in try await plugin.roomCreated(room, options: options, hook: hook(parts)) }
+        closing = { rooms, reason, parts in try await plugin.roomsClosing(rooms, reason: reason, hook: hook(parts)) }
+        joined = { account, room, parts in try await plugin.memberJoined(account, room: room, hook: hook(parts)) }
+        left = { account, room, parts in try await plugin.memberLeft(account, room: room, hook: hook(parts)) }
+        providerEvent = { event, parts in try await plugin.providerEvent(event, hook: hook(parts)) }
     }
 
     public func clientError(for error: RoomError) -> ClientError? { mapError(error) }
+
+    /// Runs the route at `index` of the plugin's routes.
+    public func handle(route index: Int, _ parts: ClientCallParts) async throws -> any Encodable & Sendable {
+        try await routeHandlers[index](parts)
+    }
+}
+
+/// The request-specific parts of a `ClientCall`; the bound plugin adds its settings.
+public struct ClientCallParts: Sendable {
+    public let tenant: Tenant
+    public let policy: RoomPolicy
+    public let parameters: WireParameters
+    public let headers: [String: String]
+    public let services: RoomServices
+    public let logger: Logger
+
+    public init(tenant: Tenant, policy: RoomPolicy, parameters: WireParameters, headers: [String: String], services: RoomServices, logger: Logger) {
+        self.tenant = tenant
+        self.policy = policy
+        self.parameters = parameters
+        self.headers = headers
+        self.services = services
+        self.logger = logger
+    }
+
+    func call<Settings: Sendable>(settings: Settings) -> ClientCall<Settings> {
+        ClientCall(tenant: tenant, settings: settings, policy: policy, parameters: parameters, headers: headers, services: services, logger: logger)
+    }
 }
 
 /// Every plugin this build knows, registered once at start-up; each tenant

@@ -24,8 +24,11 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One client endpoint of a plugin, mounted at `/t/{tenant}/{plugin}{path}`.
+/// The HTTP methods a client route answers.
+public enum ClientMethod: String, Sendable { case get = "GET", post = "POST" }
+
 public struct ClientRoute<Settings: Sendable>: Sendable {
-    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+    public typealias Method = ClientMethod
 
     public var path: String
     public var methods: [Method]

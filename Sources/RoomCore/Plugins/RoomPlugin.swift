@@ -2,9 +2,11 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A scenario plugin: small explicit hooks in the spirit of Colyseus' Room
-/// and Nakama's match handler. The engine owns the lifecycle; a plugin adds
-/// its wire protocol, its own tables and side effects of transitions.
+/// A scenario plugin: its wire protocol, its own tables and its rules, as
+/// small hooks in the spirit of Colyseus' Room. Everything that touches a
+/// room's life (finding it, deciding it is live, locking it, opening and
+/// closing its IM chatroom, writing the outbox, waking the dispatcher) is the
+/// engine's: a plugin asks `RoomEngine` and returns side effects.
 public protocol RoomPlugin: Sendable {
     associatedtype Settings: Sendable
 
@@ -12,9 +14,12 @@ public protocol RoomPlugin: Sendable {
     var id: String { get }
     var wire: WireStyle { get }
     var defaultPolicy: RoomPolicy { get }
+    /// Whether the engine gives each room an IM chatroom (opened on every
+    /// create path, closed on every close path).
+    var chatroom: ChatroomPolicy { get }
 
-    /// Reads this plugin's own settings from its table in a tenant file;
-    /// problems are reported on the reader, never thrown.
+    /// Reads this plugin's own settings from its table in a tenant file, once,
+    /// when tenants load; problems are reported on the reader, never thrown.
     func readSettings(_ reader: SettingsReader) -> Settings
 
     func routes() -> [ClientRoute<Settings>]
@@ -23,14 +28,21 @@ public protocol RoomPlugin: Sendable {
     /// style's default.
     func clientError(for error: RoomError) -> ClientError?
 
-    /// Runs inside the engine's transaction that creates `room` (the plugin's
-    /// own rows for it are born with it).
-    func roomCreated(_ room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage]
+    /// Checks the creation data and shapes the room before anything is
+    /// written or any IM chatroom is opened, on every create path (a client
+    /// route or the admin API). Throw `RoomError.invalid(field: "options.…")`
+    /// for missing or wrong data: the admin API answers 422 naming it.
+    func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws
 
-    /// Runs inside the engine's transaction that closes `rooms` (all of this
-    /// plugin, one tenant); the returned side effects are written to the
-    /// outbox in the same transaction.
-    func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage]
+    /// Runs inside the engine's transaction that creates `room`, with the
+    /// creation data (`spec.options`): the plugin's own rows are born with the
+    /// room, or the room is refused with them.
+    func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage]
+
+    /// Runs inside the engine's transaction that closes `closing` (all of this
+    /// plugin, one tenant), before the engine closes their IM chatrooms; the
+    /// returned side effects are written to the outbox in that transaction.
+    func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage]
 
     /// Runs inside the join transaction.
     func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage]
@@ -44,17 +56,31 @@ public protocol RoomPlugin: Sendable {
 }
 
 extension RoomPlugin {
+    public var chatroom: ChatroomPolicy { .none }
+
     public func clientError(for error: RoomError) -> ClientError? { nil }
 
-    public func roomCreated(_ room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {}
 
-    public func roomsClosing(_ rooms: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
+    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
+
+    public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func memberLeft(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func providerEvent(_ event: ProviderEvent, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
+}
+
+/// Which rooms of a plugin have an IM chatroom. The engine owns it: the
+/// chatroom's id is the room's (the shipped apps enter it by the room id),
+/// and it is closed after the plugin's own closing messages.
+public enum ChatroomPolicy: Sendable, Equatable {
+    case none
+    /// Every room gets one; `closeNotice` is the `notifyExt` its members
+    /// receive when it closes.
+    case perRoom(closeNotice: String?)
 }
 
 /// What a hook may use: the engine's open transaction and the tenant's settings.

@@ -1,24 +1,31 @@
 /// What the engine enforces for every room of a plugin in a tenant. A plugin
 /// gives defaults; a tenant file may override them in the plugin's table
-/// (`roomTTL`, `capacity`, `joinRequiresIM`).
+/// (`roomTTL`, `capacity`, `joinRequiresIM`, `maxRooms`).
 public struct RoomPolicy: Sendable, Equatable {
     public var ttlSeconds: Int
     public var capacity: Int
     /// Join-IM-before-server: the account must already be in the room's IM
     /// chatroom (asked of the tenant's IM provider) before it may join.
     public var joinRequiresIM: Bool
+    /// Live rooms of the plugin the tenant may have at once; nil: no limit.
+    /// Decided under a lock per tenant and plugin, so concurrent creates
+    /// cannot pass it.
+    public var maxRooms: Int?
 
-    public init(ttlSeconds: Int, capacity: Int, joinRequiresIM: Bool = false) {
+    public init(ttlSeconds: Int, capacity: Int, joinRequiresIM: Bool = false, maxRooms: Int? = nil) {
         self.ttlSeconds = ttlSeconds
         self.capacity = capacity
         self.joinRequiresIM = joinRequiresIM
+        self.maxRooms = maxRooms
     }
 
     /// Reads the overridable keys from a plugin's table.
     public func reading(_ reader: SettingsReader) -> RoomPolicy {
-        RoomPolicy(
+        let limit = reader.int("maxRooms", default: maxRooms ?? 0, in: 0...1_000_000)
+        return RoomPolicy(
             ttlSeconds: reader.duration("roomTTL", default: ttlSeconds),
             capacity: reader.int("capacity", default: capacity, in: 1...1_000_000),
-            joinRequiresIM: reader.bool("joinRequiresIM", default: joinRequiresIM))
+            joinRequiresIM: reader.bool("joinRequiresIM", default: joinRequiresIM),
+            maxRooms: limit == 0 ? nil : limit)
     }
 }

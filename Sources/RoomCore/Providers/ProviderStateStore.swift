@@ -20,9 +20,8 @@ public struct ProviderStateStore: Sendable {
             for event in events {
                 try await record(event, tenantID: tenantID, provider: provider, now: now, on: connection)
                 for enabled in tenant.plugins.values.sorted(by: { $0.plugin.id < $1.plugin.id }) {
-                    let hook = AnyRoomPlugin.ErasedHook(connection: connection, tenantID: tenantID, settings: enabled.settings, now: now,
-                                                        actor: .system, logger: database.logger)
-                    messages += try await enabled.plugin.providerEvent(event, hook)
+                    let parts = HookParts(connection: connection, tenantID: tenantID, now: now, actor: .system, logger: database.logger)
+                    messages += try await enabled.plugin.providerEvent(event, parts)
                 }
             }
             try await OutboxStore.enqueue(messages, tenantID: tenantID, now: now, on: connection, logger: database.logger)

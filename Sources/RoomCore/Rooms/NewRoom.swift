@@ -8,30 +8,33 @@ public struct NewRoom: Sendable {
     /// nil: the tenant's policy for the plugin.
     public var ttlSeconds: Int?
     public var capacity: Int?
+    /// Set by the engine when the plugin's rooms have an IM chatroom.
     public var imChatroomID: String?
     /// Plugin attributes, a JSON object as text.
     public var attributes: String
     public var reservation: Reservation?
-    /// An id taken earlier with `RoomEngine.allocateRoomID()` (when the
-    /// room's id must be known before it exists, e.g. as its IM chatroom's id).
+    /// Set by the engine when the room's id must be known before it exists
+    /// (as its IM chatroom's id).
     public var id: RoomID?
     /// The owner is the room's first member from its creation.
     public var ownerJoins: Bool
+    /// The plugin's creation data (Colyseus' `onCreate(options)`): what its
+    /// rows for the room are born from. A client route builds it; the admin
+    /// API passes the request's `options` object.
+    public var options: JSONValue
 
     public init(
         pluginID: String, name: String, owner: AccountID, ttlSeconds: Int? = nil, capacity: Int? = nil,
-        imChatroomID: String? = nil, attributes: String = "{}", reservation: Reservation? = nil,
-        id: RoomID? = nil, ownerJoins: Bool = false
+        attributes: String = "{}", reservation: Reservation? = nil, ownerJoins: Bool = false, options: JSONValue = .object([:])
     ) {
-        self.id = id
-        self.ownerJoins = ownerJoins
         self.pluginID = pluginID
         self.name = name
         self.owner = owner
         self.ttlSeconds = ttlSeconds
         self.capacity = capacity
-        self.imChatroomID = imChatroomID
         self.attributes = attributes
         self.reservation = reservation
+        self.ownerJoins = ownerJoins
+        self.options = options
     }
 }

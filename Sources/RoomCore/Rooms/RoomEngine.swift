@@ -5,8 +5,9 @@ import PostgresNIO
 
 /// The room lifecycle for every plugin. Each transition is one transaction:
 /// lock the room, ask `RoomLifecycle`, write the room, an audit event, the
-/// plugin hook's work and its outbox entries. Provider calls whose answer is
-/// needed now (the IM membership check) happen before the transaction opens.
+/// plugin hook's work and its outbox entries, then wake the outbox
+/// dispatcher. Provider calls whose answer is needed now (opening the IM
+/// chatroom, the IM membership check) happen before the transaction opens.
 public struct RoomEngine: Sendable {
     public let database: Database
     public let clock: any RoomClock
@@ -14,71 +15,87 @@ public struct RoomEngine: Sendable {
     /// The tenants in force, for the plugin settings hooks receive; nil in
     /// tools that run without tenant files (then hooks get default settings).
     public let tenants: (@Sendable (TenantID) -> Tenant?)
+    /// Rung after every commit that queued outbox work, so side effects
+    /// leave at once (other instances find them by polling).
+    public let outboxSignal: OutboxSignal
 
-    public init(database: Database, clock: any RoomClock, registry: PluginRegistry, tenants: @escaping @Sendable (TenantID) -> Tenant?) {
+    public init(database: Database, clock: any RoomClock, registry: PluginRegistry, tenants: @escaping @Sendable (TenantID) -> Tenant?,
+                outboxSignal: OutboxSignal = OutboxSignal()) {
         self.database = database
         self.clock = clock
         self.registry = registry
         self.tenants = tenants
+        self.outboxSignal = outboxSignal
     }
 
     public var store: RoomStore { RoomStore(database: database) }
 
     // MARK: create
 
+    /// Creates a room on every path (client route or admin API): the plugin
+    /// checks and shapes it, the engine opens its IM chatroom if the plugin
+    /// asks for one, and the room, its audit events and the plugin's rows are
+    /// written in one transaction. If that fails, the chatroom is closed again.
     public func create(_ spec: NewRoom, in tenant: Tenant, by actor: Actor) async throws -> Room {
         guard let enabled = tenant.plugin(spec.pluginID) else { throw RoomError.pluginNotEnabled(spec.pluginID) }
-        let name = spec.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...128).contains(name.count) else { throw RoomError.invalid(field: "name", reason: "must be 1-128 characters") }
-        guard !spec.owner.isEmpty else { throw RoomError.invalid(field: "owner", reason: "is required") }
-        let ttl = spec.ttlSeconds ?? enabled.policy.ttlSeconds
-        guard ttl > 0 else { throw RoomError.invalid(field: "ttlSeconds", reason: "must be a positive number of seconds") }
-        let capacity = spec.capacity ?? enabled.policy.capacity
-        guard capacity > 0 else { throw RoomError.invalid(field: "capacity", reason: "must be at least 1") }
-        var spec = spec
-        spec.name = name
         let now = clock.now()
-        let room = try await database.transaction { connection in
-            let writes = RoomWrites(connection: connection, logger: database.logger)
-            let room = try await writes.insertRoom(spec, tenantID: tenant.id, capacity: capacity, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
-            try await writes.event(room, kind: "created", actor: actor, detail: ["name": room.name, "owner": room.owner], at: now)
-            if let reservation = room.reservation {
-                try await writes.event(room, kind: "reserved", actor: actor, detail: ["accounts": reservation.accounts.joined(separator: ",")], at: now)
-            }
-            if spec.ownerJoins {
-                try await writes.join(room, room.owner, role: "owner", claimsReservation: false, now: now)
-                try await writes.event(room, kind: "joined", actor: actor, detail: ["role": "owner"], at: now)
-            }
-            let hook = AnyRoomPlugin.ErasedHook(connection: connection, tenantID: tenant.id, settings: enabled.settings, now: now, actor: actor, logger: database.logger)
-            try await writes.enqueue(try await enabled.plugin.created(room, hook), tenantID: tenant.id, now: now)
-            return room
-        }
-        Self.transitions.increment(kind: "created", plugin: room.pluginID)
-        return room
-    }
-
-    /// A room with an IM chatroom of the same id: the shipped apps enter the
-    /// IM chatroom by the room id the server gave them. A provider that picks
-    /// its own numeric ids (NetEase) gives the room its chatroom's id. If the
-    /// room cannot be created, the chatroom is closed again.
-    public func createWithChatroom(_ spec: NewRoom, in tenant: Tenant, by actor: Actor) async throws -> Room {
         var spec = spec
-        let roomID = try await allocateRoomID()
-        let chatroom = try await tenant.im.createChatroom(name: spec.name, creator: spec.owner, id: String(roomID))
-        spec.id = Int64(chatroom).flatMap { $0 > 0 ? $0 : nil } ?? roomID
-        spec.imChatroomID = chatroom
+        // The plugin sees the TTL in force (its own, or the tenant's policy).
+        spec.ttlSeconds = spec.ttlSeconds ?? enabled.policy.ttlSeconds
+        try enabled.plugin.prepare(&spec, now)
+        spec.name = spec.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...128).contains(spec.name.count) else { throw RoomError.invalid(field: "name", reason: "must be 1-128 characters") }
+        guard !spec.owner.isEmpty, spec.owner.utf8.count <= 128 else { throw RoomError.invalid(field: "owner", reason: "must be 1-128 bytes") }
+        let ttl = spec.ttlSeconds ?? enabled.policy.ttlSeconds
+        guard RoomLifecycle.ttlRange.contains(ttl) else { throw RoomError.invalid(field: "ttlSeconds", reason: RoomLifecycle.ttlRangeText) }
+        let capacity = spec.capacity ?? enabled.policy.capacity
+        guard (1...1_000_000).contains(capacity) else { throw RoomError.invalid(field: "capacity", reason: "must be between 1 and 1000000") }
+
+        let chatroom = try await openChatroom(&spec, plugin: enabled.plugin, tenant: tenant)
         do {
-            return try await create(spec, in: tenant, by: actor)
+            let (room, queued) = try await database.transaction { connection in
+                let writes = RoomWrites(connection: connection, logger: database.logger)
+                if let limit = enabled.policy.maxRooms {
+                    try await writes.checkRoomLimit(tenant.id, pluginID: spec.pluginID, limit: limit, now: now)
+                }
+                let room = try await writes.insertRoom(spec, tenantID: tenant.id, capacity: capacity, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
+                try await writes.event(room, kind: "created", actor: actor, detail: ["name": room.name, "owner": room.owner], at: now)
+                if let reservation = room.reservation {
+                    try await writes.event(room, kind: "reserved", actor: actor, detail: ["accounts": reservation.accounts.joined(separator: ",")], at: now)
+                }
+                if spec.ownerJoins {
+                    try await writes.join(room, room.owner, role: "owner", claimsReservation: false, now: now)
+                    try await writes.event(room, kind: "joined", actor: actor, detail: ["role": "owner"], at: now)
+                }
+                let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
+                let messages = try await enabled.plugin.created(room, spec.options, parts)
+                try await writes.enqueue(messages, tenantID: tenant.id, now: now)
+                return (room, !messages.isEmpty)
+            }
+            if queued { outboxSignal.wake() }
+            Self.transitions.increment(kind: "created", plugin: room.pluginID)
+            return room
         } catch {
-            if let chatroom = spec.imChatroomID {
+            if let chatroom {
                 try? await tenant.im.closeChatroom(chatroom, operator: spec.owner, notifyExt: nil)
             }
             throw error
         }
     }
 
-    /// Takes a room id before the room exists (see `NewRoom.id`).
-    public func allocateRoomID() async throws -> RoomID {
+    /// A plugin whose rooms have an IM chatroom gets one with the room's id
+    /// (the shipped apps enter it by the room id). A provider that picks its
+    /// own numeric ids (NetEase) gives the room its chatroom's id.
+    private func openChatroom(_ spec: inout NewRoom, plugin: BoundPlugin, tenant: Tenant) async throws -> String? {
+        guard case .perRoom = plugin.chatroom, spec.imChatroomID == nil else { return nil }
+        let roomID = try await allocateRoomID()
+        let chatroom = try await tenant.im.createChatroom(name: spec.name, creator: spec.owner, id: String(roomID))
+        spec.id = Int64(chatroom).flatMap { $0 > 0 ? $0 : nil } ?? roomID
+        spec.imChatroomID = chatroom
+        return chatroom
+    }
+
+    private func allocateRoomID() async throws -> RoomID {
         let rows = try await database.query("SELECT nextval('room_ids')")
         for id in try rows.decode(Int64.self) { return id }
         throw RoomError.invalid(field: "id", reason: "no room id could be allocated")
@@ -97,26 +114,19 @@ public struct RoomEngine: Sendable {
         }
     }
 
-    /// `pluginID`: the plugin asking; a room of another plugin is "not found" to it.
+    /// `pluginID`: the plugin asking; a room of another plugin is "not found"
+    /// to it. Returns the room as the join left it.
     public func join(_ roomID: RoomID, account: AccountID, role: String = "member", in tenant: Tenant, pluginID: String?) async throws -> JoinOutcome {
         let inIMChatroom = try await imMembership(roomID, account: account, in: tenant, pluginID: pluginID)
-        var outcome: JoinOutcome?
-        _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .join(account, inIMChatroom: inIMChatroom)) { writes, room, decision, hook in
-            switch decision {
-            case .alreadyJoined:
-                outcome = .alreadyJoined(room)
-                return []
-            case .join(let claims):
-                try await writes.join(room, account, role: role, claimsReservation: claims, now: hook.now)
-                try await writes.event(room, kind: "joined", actor: .account(account), detail: ["role": role], at: hook.now)
-                outcome = .joined(room)
-                return try await hook.plugin.joined(account, room, hook.erased)
-            default:
-                return []
-            }
+        var joined = false
+        let room = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .join(account, inIMChatroom: inIMChatroom)) { writes, room, decision, hook in
+            guard case .join(let claims) = decision else { return [] }
+            try await writes.join(room, account, role: role, claimsReservation: claims, now: hook.now)
+            try await writes.event(room, kind: "joined", actor: .account(account), detail: ["role": role], at: hook.now)
+            joined = true
+            return try await hook.plugin.joined(account, room, hook.parts)
         }
-        if let outcome { return outcome }
-        return .alreadyJoined(try await requireRoom(roomID, in: tenant, pluginID: pluginID))
+        return joined ? .joined(room) : .alreadyJoined(room)
     }
 
     /// The account leaves; `actor` is someone else when they take it out (a
@@ -126,7 +136,7 @@ public struct RoomEngine: Sendable {
         _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, actor: actor, .leave(account)) { writes, room, _, hook in
             try await writes.removeMember(room, account, status: .left, wasJoined: true, now: hook.now)
             try await writes.event(room, kind: "left", actor: actor, at: hook.now)
-            return try await hook.plugin.left(account, room, hook.erased)
+            return try await hook.plugin.left(account, room, hook.parts)
         }
     }
 
@@ -136,7 +146,7 @@ public struct RoomEngine: Sendable {
             let wasJoined = hook.snapshot.memberStatus == .joined
             try await writes.removeMember(room, account, status: .banned, wasJoined: wasJoined, now: hook.now)
             try await writes.event(room, kind: "banned", actor: actor, detail: ["account": account], at: hook.now)
-            return wasJoined ? try await hook.plugin.left(account, room, hook.erased) : []
+            return wasJoined ? try await hook.plugin.left(account, room, hook.parts) : []
         }
     }
 
@@ -149,11 +159,10 @@ public struct RoomEngine: Sendable {
         }
     }
 
+    /// Closes the room by the one close path the sweeper also takes.
     public func dissolve(_ roomID: RoomID, by actor: Actor, in tenant: Tenant, pluginID: String?) async throws -> Room {
         try await transition(roomID, in: tenant, pluginID: pluginID, account: nil, .dissolve(by: actor)) { writes, room, _, hook in
-            try await writes.close(room, reason: .dissolved, now: hook.now)
-            try await writes.event(room, kind: "closed", actor: actor, detail: ["reason": CloseReason.dissolved.rawValue], at: hook.now)
-            return try await hook.plugin.closing([room], .dissolved, hook.erased)
+            try await self.closeRooms([room], reason: .dissolved, actor: actor, connection: writes.connection, now: hook.now).flatMap(\.messages)
         }
     }
 
@@ -169,28 +178,31 @@ public struct RoomEngine: Sendable {
     // MARK: machinery
 
     struct Hook {
-        let plugin: AnyRoomPlugin
-        let erased: AnyRoomPlugin.ErasedHook
+        let plugin: BoundPlugin
+        let parts: HookParts
         let snapshot: RoomLifecycle.Snapshot
-        var now: Date { erased.now }
+        var now: Date { parts.now }
     }
 
-    /// Lock, decide, apply, enqueue: one transaction. Returns the room as it is after.
+    /// Lock, decide, apply, enqueue: one transaction, then wake the outbox.
+    /// Returns the room as it is after.
     private func transition(
         _ roomID: RoomID, in tenant: Tenant, pluginID: String?, account: AccountID?, actor: Actor? = nil, _ command: RoomLifecycle.Command,
         apply: (RoomWrites, Room, RoomLifecycle.Transition, Hook) async throws -> [OutboxMessage]
     ) async throws -> Room {
         let now = clock.now()
-        let (kind, room): (String, Room) = try await database.transaction { connection in
+        let (kind, room, queued): (String, Room, Bool) = try await database.transaction { connection in
             let writes = RoomWrites(connection: connection, logger: database.logger)
             guard let snapshot = try await writes.lockSnapshot(tenant.id, roomID, account: account),
                   pluginID == nil || snapshot.room.pluginID == pluginID else { throw RoomError.notFound }
             let decision = try RoomLifecycle.decide(command, on: snapshot, now: now).get()
-            let hook = try hook(for: snapshot, connection: connection, now: now, actor: actor ?? Self.actor(of: command))
+            let parts = HookParts(connection: connection, tenantID: snapshot.room.tenantID, now: now, actor: actor ?? Self.actor(of: command), logger: database.logger)
+            let hook = Hook(plugin: try plugin(snapshot.room.tenantID, snapshot.room.pluginID), parts: parts, snapshot: snapshot)
             let messages = try await apply(writes, snapshot.room, decision, hook)
             try await writes.enqueue(messages, tenantID: tenant.id, now: now)
-            return (Self.name(of: decision), Self.room(snapshot.room, after: decision, now: now))
+            return (Self.name(of: decision), Self.room(snapshot.room, after: decision, now: now), !messages.isEmpty)
         }
+        if queued { outboxSignal.wake() }
         if kind != "none" { Self.transitions.increment(kind: kind, plugin: pluginID ?? "admin") }
         return room
     }
@@ -212,20 +224,12 @@ public struct RoomEngine: Sendable {
         return room
     }
 
-    private func hook(for snapshot: RoomLifecycle.Snapshot, connection: PostgresConnection, now: Date, actor: Actor) throws -> Hook {
-        let (plugin, settings) = try pluginAndSettings(snapshot.room.tenantID, snapshot.room.pluginID)
-        return Hook(
-            plugin: plugin,
-            erased: .init(connection: connection, tenantID: snapshot.room.tenantID, settings: settings, now: now, actor: actor, logger: database.logger),
-            snapshot: snapshot)
-    }
-
-    /// The plugin and the tenant's settings for it; a plugin the tenant no
-    /// longer enables still gets its default settings, so its rooms close cleanly.
-    func pluginAndSettings(_ tenantID: TenantID, _ pluginID: String) throws -> (AnyRoomPlugin, any Sendable) {
-        if let enabled = tenants(tenantID)?.plugin(pluginID) { return (enabled.plugin, enabled.settings) }
+    /// The tenant's bound plugin; a plugin the tenant no longer enables still
+    /// gets its default settings, so its rooms close cleanly.
+    func plugin(_ tenantID: TenantID, _ pluginID: String) throws -> BoundPlugin {
+        if let enabled = tenants(tenantID)?.plugin(pluginID) { return enabled.plugin }
         guard let plugin = registry[pluginID] else { throw RoomError.pluginNotEnabled(pluginID) }
-        return (plugin, plugin.readSettings(SettingsReader(file: "", path: "", table: [:])))
+        return plugin.boundToDefaults()
     }
 
     private func imMembership(_ roomID: RoomID, account: AccountID, in tenant: Tenant, pluginID: String?) async throws -> Bool? {
@@ -233,11 +237,6 @@ public struct RoomEngine: Sendable {
         guard let policy = tenant.plugin(room.pluginID)?.policy, policy.joinRequiresIM, room.isOpen else { return nil }
         guard let chatroom = room.imChatroomID else { return false }
         return try await tenant.im.isMember(account, of: chatroom)
-    }
-
-    private func requireRoom(_ roomID: RoomID, in tenant: Tenant, pluginID: String?) async throws -> Room {
-        guard let room = try await store.room(tenant.id, roomID), pluginID == nil || room.pluginID == pluginID else { throw RoomError.notFound }
-        return room
     }
 
     /// Who asks for `command` when the caller does not say.

@@ -10,7 +10,12 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
     case notInIMChatroom
     case notMember
     case pluginNotEnabled(String)
+    /// The tenant has as many live rooms of the plugin as its policy allows.
+    case tooManyRooms(limit: Int)
     case invalid(field: String, reason: String)
+    /// The creation data a plugin's rooms need is missing or wrong
+    /// (`field` is `options.…`).
+    case invalidOptions(field: String, reason: String)
 
     public var description: String {
         switch self {
@@ -23,7 +28,8 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notInIMChatroom: "join the IM chatroom before joining the room"
         case .notMember: "account is not in this room"
         case .pluginNotEnabled(let id): "plugin \(id) is not enabled for this tenant"
-        case .invalid(let field, let reason): "\(field): \(reason)"
+        case .tooManyRooms(let limit): "the tenant already has \(limit) open rooms"
+        case .invalid(let field, let reason), .invalidOptions(let field, let reason): "\(field): \(reason)"
         }
     }
 
@@ -39,7 +45,9 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notInIMChatroom: "not_in_im_chatroom"
         case .notMember: "not_member"
         case .pluginNotEnabled: "plugin_not_enabled"
+        case .tooManyRooms: "too_many_rooms"
         case .invalid: "invalid_parameter"
+        case .invalidOptions: "invalid_options"
         }
     }
 }

@@ -46,6 +46,11 @@ public enum RoomLifecycle {
         case nothing
     }
 
+    /// The longest a room may live, from creation or by one extension: a
+    /// bound at the edge, so no number reaches date arithmetic unchecked.
+    public static let ttlRange = 1...(366 * 86_400)
+    static let ttlRangeText = "must be between 1 and \(366 * 86_400) seconds (366 days)"
+
     public static func decide(_ command: Command, on snapshot: Snapshot, now: Date) -> Result<Transition, RoomError> {
         let room = snapshot.room
         switch command {
@@ -64,10 +69,14 @@ public enum RoomLifecycle {
             return .success(.close(.dissolved))
 
         case .extend(let seconds, let actor):
-            guard seconds > 0 else { return .failure(.invalid(field: "ttlSeconds", reason: "must be a positive number of seconds")) }
+            guard ttlRange.contains(seconds) else { return .failure(.invalid(field: "ttlSeconds", reason: ttlRangeText)) }
             guard isLive(room, now) else { return .failure(.closed) }
             guard may(actor, administer: room) else { return .failure(.notOwner) }
-            return .success(.extend(newExpiry: room.expiresAt.addingTimeInterval(TimeInterval(seconds))))
+            let expiry = room.expiresAt.addingTimeInterval(TimeInterval(seconds))
+            guard expiry <= now.addingTimeInterval(TimeInterval(ttlRange.upperBound)) else {
+                return .failure(.invalid(field: "ttlSeconds", reason: "would keep the room beyond 366 days from now"))
+            }
+            return .success(.extend(newExpiry: expiry))
 
         case .reserve(let accounts, let until, let onLapse, let actor):
             guard isLive(room, now) else { return .failure(.closed) }
@@ -106,7 +115,7 @@ public enum RoomLifecycle {
     /// Open and neither past its TTL nor past an unclaimed reservation that
     /// closes on lapse: the sweeper may not have run yet, but the answer must
     /// not depend on when it does.
-    static func isLive(_ room: Room, _ now: Date) -> Bool {
+    public static func isLive(_ room: Room, _ now: Date) -> Bool {
         guard room.isOpen, room.expiresAt > now else { return false }
         if let reservation = room.reservation, reservation.claimedAt == nil,
            reservation.onLapse == .close, reservation.until <= now {

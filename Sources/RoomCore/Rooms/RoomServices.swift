@@ -6,21 +6,20 @@ public struct RoomServices: Sendable {
     public let clock: any RoomClock
     public let engine: RoomEngine
     public let tenants: TenantDirectory
-    public let outboxSignal: OutboxSignal
     /// Signs client tokens; the key lives in the database.
     public let tokenKeys: TokenKeyring
 
-    public init(database: Database, clock: any RoomClock, engine: RoomEngine, tenants: TenantDirectory, outboxSignal: OutboxSignal = OutboxSignal(), tokenKeys: TokenKeyring = TokenKeyring()) {
+    public init(database: Database, clock: any RoomClock, engine: RoomEngine, tenants: TenantDirectory, tokenKeys: TokenKeyring = TokenKeyring()) {
         self.tokenKeys = tokenKeys
         self.database = database
         self.clock = clock
         self.engine = engine
         self.tenants = tenants
-        self.outboxSignal = outboxSignal
     }
 
-    /// After a commit that queued outbox work: deliver it now.
+    /// After a commit outside the engine that queued outbox work (a verified
+    /// provider callback): deliver it now. Engine transitions wake it themselves.
     public func wakeOutbox() {
-        outboxSignal.wake()
+        engine.outboxSignal.wake()
     }
 }

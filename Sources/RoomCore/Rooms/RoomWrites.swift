@@ -7,23 +7,64 @@ struct RoomWrites {
     let connection: PostgresConnection
     let logger: Logger
 
-    /// The room row locked for this transaction, with what the lifecycle needs.
+    /// The room row locked for this transaction, with what the lifecycle
+    /// needs. The lock is taken in a statement of its own: under READ
+    /// COMMITTED a statement that waited for the lock re-reads the locked row
+    /// but not its subqueries, so the membership is read by the next
+    /// statement, which sees every commit made before the lock was granted.
     func lockSnapshot(_ tenantID: TenantID, _ roomID: RoomID, account: AccountID?) async throws -> RoomLifecycle.Snapshot? {
         let rows = try await connection.query("""
-            SELECT \(unescaped: RoomRows.columns), joined_count,
-                   (SELECT status FROM room_members m
-                     WHERE m.tenant_id = r.tenant_id AND m.room_id = r.room_id AND m.accid = \(account)) AS member_status
-            FROM rooms r WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
-            FOR UPDATE
+            SELECT \(unescaped: RoomRows.columns), joined_count FROM rooms
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) FOR UPDATE
             """, logger: logger).collect()
-        for row in rows {
-            let cells = row.makeRandomAccess()
-            return RoomLifecycle.Snapshot(
-                room: try RoomRows.decode(row),
-                joinedCount: try cells["joined_count"].decode(Int.self),
-                memberStatus: try cells["member_status"].decode(String?.self).flatMap(MemberStatus.init(rawValue:)))
+        guard let row = rows.first else { return nil }
+        let room = try RoomRows.decode(row)
+        let joinedCount = try row.makeRandomAccess()["joined_count"].decode(Int.self)
+        var status: MemberStatus?
+        if let account {
+            let members = try await connection.query("""
+                SELECT status FROM room_members WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND accid = \(account)
+                """, logger: logger).collect()
+            status = try members.decode(String.self).first.flatMap(MemberStatus.init(rawValue:))
         }
-        return nil
+        return RoomLifecycle.Snapshot(room: room, joinedCount: joinedCount, memberStatus: status)
+    }
+
+    /// The room row locked for this transaction (see `lockSnapshot`).
+    func lockRoom(_ tenantID: TenantID, _ roomID: RoomID) async throws -> Room? {
+        let rows = try await connection.query("""
+            SELECT \(unescaped: RoomRows.columns) FROM rooms WHERE tenant_id = \(tenantID) AND room_id = \(roomID) FOR UPDATE
+            """, logger: logger).collect()
+        return try RoomRows.all(rows).first
+    }
+
+    /// Which of `accounts` are joined members of the room now.
+    func joined(_ room: Room, among accounts: [AccountID]) async throws -> Set<AccountID> {
+        guard !accounts.isEmpty else { return [] }
+        let rows = try await connection.query("""
+            SELECT accid FROM room_members
+            WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND status = 'joined' AND accid = ANY(\(accounts))
+            """, logger: logger).collect()
+        return Set(try rows.decode(String.self))
+    }
+
+    func mergeAttributes(_ room: Room, patch: String) async throws {
+        try await connection.query("""
+            UPDATE rooms SET attributes = attributes || \(patch)::jsonb, version = version + 1
+            WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
+            """, logger: logger)
+    }
+
+    /// Refuses a create beyond the policy's live rooms of the plugin in the
+    /// tenant. Creates of one tenant and plugin wait for each other here (an
+    /// advisory lock held to commit), so concurrent creates cannot pass it.
+    func checkRoomLimit(_ tenantID: TenantID, pluginID: String, limit: Int, now: Date) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(tenantID + "/" + pluginID + "/rooms")))", logger: logger)
+        let rows = try await connection.query("""
+            SELECT count(*)::int FROM rooms
+            WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = 'open' AND expires_at > \(now)
+            """, logger: logger).collect()
+        if let open = try rows.decode(Int.self).first, open >= limit { throw RoomError.tooManyRooms(limit: limit) }
     }
 
     func insertRoom(_ spec: NewRoom, tenantID: TenantID, capacity: Int, now: Date, expiresAt: Date) async throws -> Room {
@@ -69,10 +110,21 @@ struct RoomWrites {
         }
     }
 
-    func close(_ room: Room, reason: CloseReason, now: Date) async throws {
+    /// One statement for a batch of rooms (the sweeper closes hundreds at once).
+    func close(_ rooms: [Room], reason: CloseReason, now: Date) async throws {
         try await connection.query("""
-            UPDATE rooms SET state = 'closed', close_reason = \(reason.rawValue), closed_at = \(now), version = version + 1
-            WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
+            UPDATE rooms r SET state = 'closed', close_reason = \(reason.rawValue), closed_at = \(now), version = r.version + 1
+            FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
+            WHERE r.tenant_id = u.t AND r.room_id = u.id
+            """, logger: logger)
+    }
+
+    func releaseReservations(_ rooms: [Room]) async throws {
+        guard !rooms.isEmpty else { return }
+        try await connection.query("""
+            UPDATE rooms r SET reserved_for = NULL, reserved_until = NULL, reservation_claimed_at = NULL, version = r.version + 1
+            FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
+            WHERE r.tenant_id = u.t AND r.room_id = u.id
             """, logger: logger)
     }
 
@@ -80,13 +132,6 @@ struct RoomWrites {
         try await connection.query("""
             UPDATE rooms SET reserved_for = \(reservation.accounts), reserved_until = \(reservation.until),
                    reservation_claimed_at = NULL, lapse_action = \(reservation.onLapse.rawValue), version = version + 1
-            WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
-            """, logger: logger)
-    }
-
-    func releaseReservation(_ room: Room) async throws {
-        try await connection.query("""
-            UPDATE rooms SET reserved_for = NULL, reserved_until = NULL, reservation_claimed_at = NULL, version = version + 1
             WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
             """, logger: logger)
     }

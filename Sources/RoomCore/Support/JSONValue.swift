@@ -59,6 +59,20 @@ extension JSONValue {
         guard case .object(let object) = self else { return nil }
         return object[key]
     }
+
+    public var object: [String: JSONValue]? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// A number, sent as a JSON number or a numeric string.
+    public var double: Double? {
+        switch self {
+        case .number(let number): number
+        case .string(let string): Double(string)
+        default: nil
+        }
+    }
 }
 
 extension JSONValue {

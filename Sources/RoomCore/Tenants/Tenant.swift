@@ -44,11 +44,15 @@ public struct Tenant: Sendable {
     }
 }
 
-/// A plugin as one tenant enabled it.
+/// A plugin as one tenant enabled it: bound to that tenant's settings.
 public struct EnabledPlugin: Sendable {
-    public let plugin: AnyRoomPlugin
+    public let plugin: BoundPlugin
     public let policy: RoomPolicy
-    public let settings: any Sendable
+
+    public init(plugin: BoundPlugin, policy: RoomPolicy) {
+        self.plugin = plugin
+        self.policy = policy
+    }
 }
 
 /// Builds the provider adapters a tenant names. Implemented in RoomProviders;

@@ -116,8 +116,7 @@ public struct TenantLoader: Sendable {
                 continue
             }
             let policy = plugin.defaultPolicy.reading(table)
-            let settings = plugin.readSettings(table)
-            enabled[id] = EnabledPlugin(plugin: plugin, policy: policy, settings: settings)
+            enabled[id] = EnabledPlugin(plugin: plugin.bind(table), policy: policy)
         }
         return enabled
     }

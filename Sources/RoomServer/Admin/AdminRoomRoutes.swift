@@ -8,6 +8,9 @@ extension AdminAPI {
         let name: String?
         let owner: String?
         let ttlSeconds: Int?
+        /// The plugin's creation data (a device, a booking's student, a game's
+        /// bonus); a plugin whose rooms need it refuses with 422 naming it.
+        let options: JSONValue?
     }
 
     struct ExtendBody: Decodable {
@@ -49,9 +52,10 @@ extension AdminAPI {
             guard let plugin = body.plugin, !plugin.isEmpty else { throw Problem.invalid("plugin", "is required") }
             guard let name = body.name, !name.isEmpty else { throw Problem.invalid("name", "is required") }
             guard let owner = body.owner, !owner.isEmpty else { throw Problem.invalid("owner", "is required") }
-            if let ttl = body.ttlSeconds, ttl <= 0 { throw Problem.invalid("ttlSeconds", "must be a positive number of seconds") }
+            if let options = body.options, options.object == nil { throw Problem.invalid("options", "must be a JSON object") }
             let room = try await services.engine.create(
-                NewRoom(pluginID: plugin, name: name, owner: owner, ttlSeconds: body.ttlSeconds), in: tenant, by: .admin)
+                NewRoom(pluginID: plugin, name: name, owner: owner, ttlSeconds: body.ttlSeconds, options: body.options ?? .object([:])),
+                in: tenant, by: .admin)
             return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/rooms/\(room.id)"], response: RoomDTO(room))
         }
 

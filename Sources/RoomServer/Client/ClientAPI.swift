@@ -13,10 +13,10 @@ struct ClientAPI: Sendable {
 
     func register(on router: Router<RoomRequestContext>) {
         for plugin in registry.plugins {
-            for route in plugin.routes {
+            for (index, route) in plugin.routeSignatures.enumerated() {
                 for method in route.methods {
                     router.on(RouterPath("t/:tenant/\(plugin.id)\(route.path)"), method: HTTPRequest.Method(rawValue: method.rawValue)!) { request, context in
-                        try await handle(request, context: context, plugin: plugin, route: route)
+                        try await handle(request, context: context, plugin: plugin, route: index)
                     }
                 }
             }
@@ -30,7 +30,7 @@ struct ClientAPI: Sendable {
         }
     }
 
-    private func handle(_ request: Request, context: RoomRequestContext, plugin: AnyRoomPlugin, route: AnyRoomPlugin.ErasedRoute) async throws -> Response {
+    private func handle(_ request: Request, context: RoomRequestContext, plugin: AnyRoomPlugin, route: Int) async throws -> Response {
         let tenantID = try context.parameters.require("tenant")
         guard let tenant = services.tenants[tenantID] else { throw Problem.notFound("no tenant \(tenantID)") }
         guard let enabled = tenant.plugin(plugin.id) else {
@@ -51,21 +51,21 @@ struct ClientAPI: Sendable {
                 query: request.uri.query, body: Array(body.readableBytesView), contentType: request.headers[.contentType])
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
-            let parts = AnyRoomPlugin.ErasedCallParts(
+            let parts = ClientCallParts(
                 tenant: tenant, policy: enabled.policy, parameters: parameters, headers: headers, services: services, logger: logger)
-            let data = try await route.handle(enabled.settings, parts)
+            let data = try await enabled.plugin.handle(route: route, parts)
             return try WireEnvelope.success(style, data)
         } catch let error as ClientError {
             return WireEnvelope.failure(style, error)
         } catch let error as ParameterError {
             return WireEnvelope.failure(style, WireEnvelope.badParameter(style, error))
         } catch let error as RoomError {
-            return WireEnvelope.failure(style, plugin.clientError(for: error) ?? WireEnvelope.roomError(style, error))
+            return WireEnvelope.failure(style, enabled.plugin.clientError(for: error) ?? WireEnvelope.roomError(style, error))
         } catch let error as IMError {
             logger.warning("IM provider call failed", metadata: ["error": "\(error)"])
             return WireEnvelope.failure(style, WireEnvelope.providerError(style))
         } catch {
-            logger.error("client route failed", metadata: ["path": "\(route.path)", "error": "\(String(reflecting: error))"])
+            logger.error("client route failed", metadata: ["path": "\(plugin.routeSignatures[route].path)", "error": "\(String(reflecting: error))"])
             return WireEnvelope.failure(style, WireEnvelope.internalError(style))
         }
     }

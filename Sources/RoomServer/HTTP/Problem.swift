@@ -53,11 +53,12 @@ public struct Problem: HTTPResponseError, Sendable {
     public static func from(_ error: RoomError) -> Problem {
         switch error {
         case .notFound: Problem(.notFound, code: error.code, detail: error.description)
-        case .closed, .full, .reservedForOthers, .banned, .notInIMChatroom, .notMember:
+        case .closed, .full, .reservedForOthers, .banned, .notInIMChatroom, .notMember, .tooManyRooms:
             Problem(.conflict, code: error.code, detail: error.description)
         case .notOwner: Problem(.forbidden, code: error.code, detail: error.description)
         case .pluginNotEnabled: Problem(.unprocessableContent, code: error.code, detail: error.description, field: "plugin")
         case .invalid(let field, _): Problem(.badRequest, code: error.code, detail: error.description, field: field)
+        case .invalidOptions(let field, _): Problem(.unprocessableContent, code: error.code, detail: error.description, field: field)
         }
     }
 }

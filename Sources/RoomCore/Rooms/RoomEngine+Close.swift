@@ -1,0 +1,42 @@
+import Foundation
+import PostgresNIO
+
+/// The one close path: dissolve (one room), expiry and lapse (a batch) all
+/// end here, as every way a LiveKit room ends reaches `Room.Close`.
+extension RoomEngine {
+    /// Closes `rooms` (open, locked by this transaction): their rows and audit
+    /// events, each plugin's closing hook (per tenant and plugin), then the
+    /// engine's own close of their IM chatrooms, after the plugin's messages.
+    /// Returns the side effects by tenant; the caller writes them to the outbox.
+    func closeRooms(_ rooms: [Room], reason: CloseReason, actor: Actor, connection: PostgresConnection, now: Date) async throws -> [(tenantID: TenantID, messages: [OutboxMessage])] {
+        guard !rooms.isEmpty else { return [] }
+        let writes = RoomWrites(connection: connection, logger: database.logger)
+        try await writes.close(rooms, reason: reason, now: now)
+        try await writes.events(rooms, kind: "closed", actor: actor, detail: ["reason": reason.rawValue], at: now)
+        var effects: [(tenantID: TenantID, messages: [OutboxMessage])] = []
+        let groups = Dictionary(grouping: rooms) { GroupKey(tenantID: $0.tenantID, pluginID: $0.pluginID) }
+        for (key, group) in groups.sorted(by: { ($0.key.tenantID, $0.key.pluginID) < ($1.key.tenantID, $1.key.pluginID) }) {
+            var notice: String?
+            var messages: [OutboxMessage] = []
+            do {
+                let plugin = try plugin(key.tenantID, key.pluginID)
+                if case .perRoom(let closeNotice) = plugin.chatroom { notice = closeNotice }
+                let parts = HookParts(connection: connection, tenantID: key.tenantID, now: now, actor: actor, logger: database.logger)
+                messages += try await plugin.closing(group, reason, parts)
+            } catch RoomError.pluginNotEnabled {
+                // A plugin this build no longer has: the rooms still close.
+                database.logger.warning("closing rooms of an unknown plugin without its hook", metadata: ["plugin": "\(key.pluginID)"])
+            }
+            messages += group.compactMap { room in
+                room.imChatroomID.map { .im(.closeChatroom(chatroom: $0, operator: room.owner, notifyExt: notice), roomID: room.id) }
+            }
+            effects.append((key.tenantID, messages))
+        }
+        return effects
+    }
+
+    private struct GroupKey: Hashable {
+        let tenantID: TenantID
+        let pluginID: String
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Plugin work on a live room: the one way a plugin changes its own state of
+/// a room (seats, positions, whiteboard, background) so that a close racing
+/// it either waits for it or wins as a whole.
+extension RoomEngine {
+    /// Finds the plugin's room, checks it is live by `RoomLifecycle`'s one
+    /// definition, locks it (in a statement of its own, so what `body` reads
+    /// afterwards is read under the lock), runs `body`, writes the side
+    /// effects `body` emitted to the outbox, commits and wakes the dispatcher.
+    public func mutate<Result: Sendable>(
+        _ roomID: RoomID, in tenant: Tenant, pluginID: String,
+        _ body: (RoomTransaction) async throws -> Result
+    ) async throws -> Result {
+        let now = clock.now()
+        let (result, queued): (Result, Bool) = try await database.transaction { connection in
+            let writes = RoomWrites(connection: connection, logger: database.logger)
+            guard let room = try await writes.lockRoom(tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
+            guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
+            let transaction = RoomTransaction(room: room, connection: connection, now: now, logger: database.logger)
+            let result = try await body(transaction)
+            try await writes.enqueue(transaction.effects, tenantID: tenant.id, now: now)
+            return (result, !transaction.effects.isEmpty)
+        }
+        if queued { outboxSignal.wake() }
+        return result
+    }
+
+    /// The plugin's room if it is live now (no lock: for reads). A room of
+    /// another tenant or plugin is not found; a closed or lapsed one is closed.
+    public func liveRoom(_ roomID: RoomID, in tenant: Tenant, pluginID: String) async throws -> Room {
+        guard let room = try await store.room(tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
+        guard RoomLifecycle.isLive(room, clock.now()) else { throw RoomError.closed }
+        return room
+    }
+
+    /// Is the room live now, by the engine's one definition?
+    public func isLive(_ room: Room) -> Bool {
+        RoomLifecycle.isLive(room, clock.now())
+    }
+}
+
+/// A live room locked for one plugin change: the plugin's own SQL runs on
+/// `connection`; side effects are emitted here and written by the engine.
+public final class RoomTransaction {
+    /// The room as locked, live.
+    public let room: Room
+    public let connection: PostgresConnection
+    public let now: Date
+    public let logger: Logger
+    private(set) var effects: [OutboxMessage] = []
+
+    init(room: Room, connection: PostgresConnection, now: Date, logger: Logger) {
+        self.room = room
+        self.connection = connection
+        self.now = now
+        self.logger = logger
+    }
+
+    public func emit(_ messages: [OutboxMessage]) {
+        effects += messages
+    }
+
+    public func emit(_ message: OutboxMessage) {
+        effects.append(message)
+    }
+
+    /// Which of `accounts` are joined members now (read under the room's lock).
+    public func joined(among accounts: [AccountID]) async throws -> Set<AccountID> {
+        try await RoomWrites(connection: connection, logger: logger).joined(room, among: accounts)
+    }
+
+    /// Merges `patch` into the room's plugin attributes.
+    public func mergeAttributes(_ patch: [String: JSONValue]) async throws {
+        try await RoomWrites(connection: connection, logger: logger).mergeAttributes(room, patch: JSONValue.object(patch).jsonText)
+    }
+}
