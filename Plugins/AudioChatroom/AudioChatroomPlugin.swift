@@ -2,7 +2,7 @@ import Foundation
 import RoomCore
 
 /// NetEase's multi-person voice chatroom (seed 001): guest accounts, 48 h
-/// rooms with an IM chatroom each, whole-room mute, and mic seats kept by the
+/// lifetimes with an IM chatroom for each room, whole-room mute, and mic seats kept by the
 /// server (the original left them to the clients).
 public struct AudioChatroomPlugin: RoomPlugin {
     public static let pluginID = "audio-chatroom"

@@ -33,9 +33,9 @@ enum RoomRoutes {
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
             let store = call.services.engine.store
-            let (rooms, total) = try await store.page(call.tenant.id, pluginID: pluginID, state: "open", limit: limit, offset: offset)
-            let online = try await call.tenant.im.onlineCounts(rooms.compactMap(\.imChatroomID))
-            return Listing(total: total, list: rooms.map { room in
+            let (page, total) = try await store.page(call.tenant.id, pluginID: pluginID, state: "open", limit: limit, offset: offset)
+            let online = try await call.tenant.im.onlineCounts(page.compactMap(\.imChatroomID))
+            return Listing(total: total, list: page.map { room in
                 RoomInfo(roomId: room.id, name: room.name, creator: room.owner, thumbnail: thumbnail(room),
                          onlineUserCount: room.imChatroomID.flatMap { online[$0] } ?? 0, createTime: room.createdAt.epochMilliseconds)
             })
@@ -46,7 +46,7 @@ enum RoomRoutes {
             let name = try validRoomName(call.parameters)
             let engine = call.services.engine
             // One open room per creator: the earlier ones are dissolved first.
-            for earlier in try await engine.store.rooms(call.tenant.id, .init(state: "open", pluginID: pluginID, owner: account.accid, limit: 100)) {
+            for earlier in try await engine.store.openRooms(call.tenant.id, pluginID: pluginID, ownedBy: account.accid, limit: 100) {
                 _ = try? await engine.dissolve(earlier.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
             }
             let room = try await engine.create(NewRoom(pluginID: pluginID, name: name, owner: account.accid), in: call.tenant, by: .account(account.accid))

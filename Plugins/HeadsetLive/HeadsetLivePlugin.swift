@@ -4,7 +4,7 @@ import RoomCore
 
 /// Smart-headset live streaming (seed 004): a headset bound to one phone, a
 /// live room per device whose stream is signed by the tenant's live provider,
-/// a voice intercom on Red5, and rooms that expire when their stream idles.
+/// a voice intercom on Red5, and a room that expires when its stream idles.
 ///
 /// Idle expiry reuses the engine's durable expiry: a room's `expires_at` is
 /// start + `idleTimeout` until its stream starts, the TTL deadline while it

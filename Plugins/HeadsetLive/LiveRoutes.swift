@@ -102,7 +102,7 @@ enum LiveRoutes {
         ClientRoute("/live/list", methods: [.get, .post]) { call in
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
-            // The plugin's own rows say which rooms stream; the engine says which are live.
+            // The plugin's own rows say which room streams; the engine says which is live.
             let rows = try await call.services.database.query("""
                 SELECT h.room_id, count(*) OVER ()::int FROM headset_rooms h
                 JOIN live_streams s ON s.tenant_id = h.tenant_id AND s.stream = h.stream AND s.live

@@ -4,7 +4,7 @@ import PostgresNIO
 import RoomCore
 
 /// The chatroom messages (msgType 100) the quiz apps decode, built from
-/// stored questions and counted answers, sent through the outbox in order.
+/// stored questions and counted answers, sent as engine side effects in order.
 enum QuizMessages {
     struct Envelope<Data: Encodable>: Encodable {
         let cmd: Int

@@ -2,7 +2,7 @@ import Foundation
 import RoomCore
 
 /// The SM:* chatroom messages every SealMic client listens to, sent through
-/// the tenant's IM provider by the outbox (in order per room, not persisted).
+/// the tenant's IM provider as engine side effects (in order per room, not persisted).
 enum SealMicMessages {
     struct PositionInfo: Encodable {
         let uid: String?

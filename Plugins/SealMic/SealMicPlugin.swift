@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import RoomCore
 
-/// RongCloud's SealMic (seed 003): signed Authorization tokens, 2 h rooms
+/// RongCloud's SealMic (seed 003): signed Authorization tokens, 2 h room lifetime,
 /// whose id is also their IM chatroom's, join-IM-first, 8 mic positions
 /// kept by the server, and SM:* chatroom messages for every change.
 public struct SealMicPlugin: RoomPlugin {
@@ -17,8 +17,8 @@ public struct SealMicPlugin: RoomPlugin {
 
     public var id: String { Self.pluginID }
     public var wire: WireStyle { .sealmic }
-    /// 2 h rooms (the seed), 1000 members (errCode 27 beyond), IM chatroom
-    /// first, 500 rooms per tenant (errCode 26 beyond).
+    /// A 2 h lifetime (the seed), 1000 members (errCode 27 beyond), IM
+    /// chatroom first, at most 500 live at once per tenant (errCode 26 beyond).
     public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 2 * 3_600, capacity: 1_000, joinRequiresIM: true, maxRooms: 500) }
     /// A room's id is its IM chatroom's; destroying it closes the chatroom
     /// after the room hears SM:RDNtfyMsg.
@@ -40,7 +40,7 @@ public struct SealMicPlugin: RoomPlugin {
         case .notMember: ClientError(code: SealMicCode.notInRoom, message: "you are not in this room; call /room/join")
         case .full(let capacity): ClientError(code: SealMicCode.tooManyMembers, message: "the room is full (\(capacity) members)")
         case .notFound, .closed: ClientError(code: SealMicCode.roomNotFound, message: "the room does not exist")
-        case .tooManyRooms(let limit): ClientError(code: SealMicCode.tooManyRooms, message: "the tenant already has \(limit) open rooms")
+        case .tooManyRooms(let limit): ClientError(code: SealMicCode.tooManyRooms, message: "the tenant has reached its limit of live SealMic room count (\(limit))")
         default: nil
         }
     }

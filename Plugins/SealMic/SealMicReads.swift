@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import RoomCore
 
-/// What SealMic clients read about rooms, in the original's shapes (times
+/// What SealMic clients read about a room, in the original's shapes (times
 /// in epoch milliseconds), and the background, the one room attribute
 /// clients change.
 struct SealMicReads {
@@ -66,7 +66,7 @@ struct SealMicReads {
         }
     }
 
-    /// Open rooms, newest first.
+    /// The live ones, newest first.
     func openRooms(limit: Int) async throws -> [Summary] {
         try await call.services.engine.store.openRooms(tenantID, pluginID: SealMicPlugin.pluginID, now: call.services.clock.now(), limit: limit)
             .map { Summary($0.room, memberCount: $0.joinedCount) }

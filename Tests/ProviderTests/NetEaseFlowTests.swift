@@ -63,7 +63,7 @@ import Testing
             #expect(try await tenant.im.queueList(chatroom) == [IMQueueEntry(key: "queue_0", value: "{}")])
             #expect(try await tenant.im.queuePoll(chatroom, key: "queue_0") == "{}")
             try await tenant.im.queueDrop(chatroom)
-            try await tenant.im.sendChatroomMessage(chatroom, from: "host", type: "100", body: #"{"cmd":1}"#, persist: false)
+            try await tenant.im.sendChatroomMessage(chatroom, from: "host", type: "100", body: #"{"cmd":1}"#, persist: false, messageID: UUID().uuidString)
             let sent = try #require(fake.vendor.calls(to: "/chatroom/sendMsg.action").first?.form)
             #expect(sent["msgType"] == "100" && sent["attach"] == #"{"cmd":1}"# && sent["fromAccid"] == "host")
             await #expect(throws: IMError.chatroomNotFound("1")) { try await tenant.im.queueList("1") }

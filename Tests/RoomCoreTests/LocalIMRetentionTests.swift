@@ -11,7 +11,7 @@ import Testing
         let chatroom = try await local.createChatroom(name: "hall", creator: "host")
         let dead = UUID()
         try await local.connect(dead, accid: "ghost", instance: "crashed")
-        try await local.sendChatroomMessage(chatroom, from: "host", type: "100", body: "{}", persist: false)
+        try await local.sendChatroomMessage(chatroom, from: "host", type: "100", body: "{}", persist: false, messageID: UUID().uuidString)
         try await local.sendNotification(from: "host", to: "away", attach: "{}", storeOffline: true)
         try await local.sendNotification(from: "host", to: "away", attach: "{}", storeOffline: false)
 
@@ -19,7 +19,7 @@ import Testing
             try await fixture.count("SELECT count(*)::int FROM \(table) WHERE tenant_id = ANY($1)")
         }
         fixture.clock.advance(by: 2 * 3_600)
-        try await local.sendChatroomMessage(chatroom, from: "host", type: "100", body: "{}", persist: false)
+        try await local.sendChatroomMessage(chatroom, from: "host", type: "100", body: "{}", persist: false, messageID: UUID().uuidString)
         _ = try await LocalIMProvider.purge(fixture.database, now: fixture.clock.now(), tenants: fixture.tenants.ids)
         #expect(try await count("im_events") == 2, "events are kept a day")
         #expect(try await count("im_notifications") == 1, "a live-only notice nobody took is gone after an hour; the stored one stays")

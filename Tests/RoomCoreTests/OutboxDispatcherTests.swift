@@ -2,6 +2,7 @@ import Foundation
 import RoomCore
 import RoomProviders
 import RoomTestSupport
+import Synchronization
 import Testing
 
 @Suite struct OutboxDispatcherTests {
@@ -77,6 +78,38 @@ import Testing
         #expect(try await fixture.dispatcher(providers(fixture)).dispatchOnce() == 1)
         let entry = try #require(try await OutboxStore(database: fixture.database).list(fixture.tenant.id, status: nil, before: nil, limit: 1).first)
         #expect(entry.status == .dead && entry.attempts == 1)
+    }
+
+    /// A retried entry carries the same idempotency key on every attempt (a
+    /// vendor that deduplicates, as NetEase does on msgId, delivers it once);
+    /// entries never share one.
+    @Test func everyAttemptCarriesTheEntrysOneKey() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "alice")
+        for name in ["ann", "ben"] {
+            _ = try await fixture.engine.join(room.id, account: name, in: fixture.tenant, pluginID: nil)
+        }
+        let keys = Mutex<[Int64: [String]]>([:])
+        struct KeyRecorder: OutboxDeliverer {
+            let keys: @Sendable (OutboxEntry) -> Int
+            func deliver(_ entry: OutboxEntry) async throws {
+                guard keys(entry) > 2 else { throw IMError.unavailable(operation: "test", detail: "provider down") }
+                guard case .im(.chatroomMessage)? = entry.effect else { throw PermanentDeliveryError("not a typed chatroom message") }
+            }
+        }
+        let dispatcher = fixture.dispatcher(KeyRecorder { entry in
+            keys.withLock { $0[entry.id, default: []].append(entry.idempotencyKey); return $0[entry.id]!.count }
+        })
+        for _ in 0..<6 {
+            _ = try await dispatcher.dispatchOnce()
+            fixture.clock.advance(by: 60)
+        }
+        let seen = keys.withLock { $0 }
+        #expect(seen.count == 2 && seen.values.allSatisfy { $0.count == 3 }, "two entries, three attempts each: \(seen)")
+        #expect(seen.values.allSatisfy { Set($0).count == 1 }, "one key for every attempt of an entry")
+        #expect(Set(seen.values.compactMap(\.first)).count == 2, "each entry its own key")
+        let delivered = try await OutboxStore(database: fixture.database).list(fixture.tenant.id, status: .delivered, before: nil, limit: 10)
+        #expect(delivered.count == 2)
     }
 
     @Test func oneRoomsEntriesAreDeliveredInOrder() async throws {

@@ -17,7 +17,7 @@ import Testing
         func muteChatroom(_ chatroom: String, operator: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws { try await hang() as Void }
         func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool { try await hang() }
         func onlineCounts(_ chatrooms: [String]) async throws -> [String: Int] { try await hang() }
-        func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool) async throws { try await hang() as Void }
+        func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws { try await hang() as Void }
         func sendNotification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool) async throws { try await hang() as Void }
         func queuePut(_ chatroom: String, key: String, value: String, operator: AccountID) async throws { try await hang() as Void }
         func queuePoll(_ chatroom: String, key: String) async throws -> String? { try await hang() }

@@ -54,7 +54,7 @@ import Testing
             _ = try await observer.next("message")
             bob.send(#"{"type":"text","chatroom":"\#(chatroom)","text":"hi alice"}"#)
             _ = try await observer.next("message")
-            try await setup.local.sendChatroomMessage(chatroom, from: "host", type: "100", body: #"{"cmd":1}"#, persist: false)
+            try await setup.local.sendChatroomMessage(chatroom, from: "host", type: "100", body: #"{"cmd":1}"#, persist: false, messageID: UUID().uuidString)
             _ = try await observer.next("message")
             try await setup.local.queuePut(chatroom, key: "queue_0", value: #"{"status":1}"#, operator: "host")
             _ = try await observer.next("queue")

@@ -31,31 +31,21 @@ public struct ProviderOutboxDeliverer: OutboxDeliverer {
             }
             return tenant
         }
-        switch entry.kind {
-        case IMEffect.outboxKind:
-            let effect: IMEffect = try decode(entry)
+        guard let effect = entry.effect else { throw PermanentDeliveryError("unreadable \(entry.kind) entry") }
+        switch effect {
+        case .im(let effect):
             do {
-                try await effect.perform(on: try tenant().im)
+                try await effect.perform(on: try tenant().im, idempotencyKey: entry.idempotencyKey)
             } catch let error as IMError where !error.isTransient {
                 throw PermanentDeliveryError(error.description)
             }
-        case LiveEffect.outboxKind:
-            let effect: LiveEffect = try decode(entry)
+        case .live(let effect):
             do {
                 try await effect.perform(on: try tenant().live)
             } catch let error as MediaError {
                 if case .rejected = error { throw PermanentDeliveryError(error.description) }
                 throw error
             }
-        default:
-            throw PermanentDeliveryError("no deliverer for outbox kind \(entry.kind)")
         }
-    }
-
-    private func decode<Effect: Decodable>(_ entry: OutboxEntry) throws -> Effect {
-        guard let effect = try? JSONDecoder().decode(Effect.self, from: Data(entry.payload.utf8)) else {
-            throw PermanentDeliveryError("unreadable \(entry.kind) payload")
-        }
-        return effect
     }
 }

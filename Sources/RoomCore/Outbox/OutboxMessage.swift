@@ -3,34 +3,61 @@ import Foundation
 /// A side effect to deliver after a transition commits, written to the outbox
 /// in the transition's own transaction.
 public struct OutboxMessage: Sendable, Equatable {
-    /// Which deliverer handles it ("im", …).
-    public var kind: String
-    /// JSON text the deliverer understands.
-    public var payload: String
+    public var effect: OutboxEffect
     public var roomID: RoomID?
 
-    public init(kind: String, payload: String, roomID: RoomID?) {
-        self.kind = kind
-        self.payload = payload
+    public init(_ effect: OutboxEffect, roomID: RoomID?) {
+        self.effect = effect
         self.roomID = roomID
     }
 
     /// An IM operation, performed through the tenant's IM provider.
     public static func im(_ effect: IMEffect, roomID: RoomID?) -> OutboxMessage {
-        OutboxMessage(kind: IMEffect.outboxKind, payload: effect.json, roomID: roomID)
+        OutboxMessage(.im(effect), roomID: roomID)
     }
 
     /// A live-provider operation, performed through the tenant's live provider.
     public static func live(_ effect: LiveEffect, roomID: RoomID?) -> OutboxMessage {
-        OutboxMessage(kind: LiveEffect.outboxKind, payload: JSONText.encode(effect), roomID: roomID)
+        OutboxMessage(.live(effect), roomID: roomID)
+    }
+}
+
+/// Every side effect the outbox delivers: the deliverer switches on this,
+/// never on strings. Stored as its `kind` and the inner effect's JSON, read
+/// back once when an entry is claimed.
+public enum OutboxEffect: Sendable, Equatable {
+    case im(IMEffect)
+    case live(LiveEffect)
+
+    public var kind: String {
+        switch self {
+        case .im: "im"
+        case .live: "live"
+        }
+    }
+
+    /// The inner effect as JSON text (what the admin API shows as `payload`).
+    var payload: String {
+        switch self {
+        case .im(let effect): JSONText.encode(effect)
+        case .live(let effect): JSONText.encode(effect)
+        }
+    }
+
+    /// nil for a kind or payload this build cannot read.
+    static func decode(kind: String, payload: String) -> OutboxEffect? {
+        let data = Data(payload.utf8)
+        switch kind {
+        case "im": return (try? JSONDecoder().decode(IMEffect.self, from: data)).map(OutboxEffect.im)
+        case "live": return (try? JSONDecoder().decode(LiveEffect.self, from: data)).map(OutboxEffect.live)
+        default: return nil
+        }
     }
 }
 
 /// Live-provider calls that can wait for the outbox.
 public enum LiveEffect: Codable, Sendable, Equatable {
     case dropStream(String)
-
-    public static let outboxKind = "live"
 
     public func perform(on provider: any LiveProvider) async throws {
         switch self {
@@ -46,19 +73,13 @@ public enum IMEffect: Codable, Sendable, Equatable {
     case notification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool)
     case queuePut(chatroom: String, key: String, value: String, operator: AccountID)
 
-    public static let outboxKind = "im"
-
-    var json: String {
-        // Encoding an enum of strings and bools cannot fail.
-        String(decoding: (try? JSONEncoder().encode(self)) ?? Data("{}".utf8), as: UTF8.self)
-    }
-
-    public func perform(on provider: any IMProvider) async throws {
+    /// `idempotencyKey` is the outbox entry's, the same on every attempt.
+    public func perform(on provider: any IMProvider, idempotencyKey: String) async throws {
         switch self {
         case .closeChatroom(let chatroom, let op, let ext):
             try await provider.closeChatroom(chatroom, operator: op, notifyExt: ext)
         case .chatroomMessage(let chatroom, let from, let type, let body, let persist):
-            try await provider.sendChatroomMessage(chatroom, from: from, type: type, body: body, persist: persist)
+            try await provider.sendChatroomMessage(chatroom, from: from, type: type, body: body, persist: persist, messageID: idempotencyKey)
         case .notification(let from, let to, let attach, let storeOffline):
             try await provider.sendNotification(from: from, to: to, attach: attach, storeOffline: storeOffline)
         case .queuePut(let chatroom, let key, let value, let op):
@@ -78,10 +99,21 @@ public struct OutboxEntry: Sendable, Equatable {
     public var roomID: RoomID?
     public var kind: String
     public var payload: String
+    /// The effect, read once when the entry is loaded; nil when unreadable.
+    public var effect: OutboxEffect?
     public var status: Status
     public var attempts: Int
     public var nextAttemptAt: Date
     public var lastError: String?
     public var createdAt: Date
     public var deliveredAt: Date?
+}
+
+extension OutboxEntry {
+    /// One key per entry, the same on every attempt (the entry's identity,
+    /// hashed so it names neither tenant nor sequence): what a vendor that
+    /// deduplicates sees.
+    public var idempotencyKey: String {
+        String(Secrets.sha256Hex("\(tenantID)/outbox/\(id)").prefix(32))
+    }
 }

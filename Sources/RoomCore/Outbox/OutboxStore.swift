@@ -47,7 +47,7 @@ public struct OutboxStore: Sendable {
         try await connection.query("""
             INSERT INTO outbox (tenant_id, room_id, kind, payload, next_attempt_at, created_at)
             SELECT \(tenantID), NULLIF(r, 0), k, p::jsonb, \(now), \(now)
-            FROM unnest(\(messages.map { $0.roomID ?? 0 })::bigint[], \(messages.map(\.kind))::text[], \(messages.map(\.payload))::text[])
+            FROM unnest(\(messages.map { $0.roomID ?? 0 })::bigint[], \(messages.map(\.effect.kind))::text[], \(messages.map(\.effect.payload))::text[])
                  WITH ORDINALITY AS u(r, k, p, n)
             ORDER BY n
             """, logger: logger)
@@ -117,12 +117,15 @@ public struct OutboxStore: Sendable {
         var entries: [OutboxEntry] = []
         for row in rows {
             let cells = row.makeRandomAccess()
+            let kind = try cells["kind"].decode(String.self)
+            let payload = try cells["payload"].decode(String.self)
             entries.append(OutboxEntry(
                 tenantID: try cells["tenant_id"].decode(String.self),
                 id: try cells["outbox_id"].decode(Int64.self),
                 roomID: try cells["room_id"].decode(Int64?.self),
-                kind: try cells["kind"].decode(String.self),
-                payload: try cells["payload"].decode(String.self),
+                kind: kind,
+                payload: payload,
+                effect: OutboxEffect.decode(kind: kind, payload: payload),
                 status: OutboxEntry.Status(rawValue: try cells["status"].decode(String.self)) ?? .pending,
                 attempts: try cells["attempts"].decode(Int.self),
                 nextAttemptAt: try cells["next_attempt_at"].decode(Date.self),

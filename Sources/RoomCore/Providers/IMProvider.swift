@@ -22,7 +22,9 @@ public protocol IMProvider: Sendable {
 
     /// A chatroom message: `type` names it (NetEase msgType "100", RongCloud
     /// objectName "SM:RDNtfyMsg"), `body` is its JSON text.
-    func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool) async throws
+    /// `messageID` is stable for one message however often it is retried, so
+    /// a vendor that deduplicates (NetEase's `msgId`) delivers it once.
+    func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws
     /// A peer-to-peer custom notification with a JSON attachment.
     func sendNotification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool) async throws
 

@@ -50,8 +50,8 @@ public struct TimeLimitedIM: IMProvider {
         try await limited("onlineCounts") { try await base.onlineCounts(chatrooms) }
     }
 
-    public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool) async throws {
-        try await limited("sendChatroomMessage") { try await base.sendChatroomMessage(chatroom, from: from, type: type, body: body, persist: persist) }
+    public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws {
+        try await limited("sendChatroomMessage") { try await base.sendChatroomMessage(chatroom, from: from, type: type, body: body, persist: persist, messageID: messageID) }
     }
 
     public func sendNotification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool) async throws {

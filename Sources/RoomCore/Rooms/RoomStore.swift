@@ -60,6 +60,11 @@ public struct RoomStore: Sendable {
         return try rows.map { row in (try RoomRows.decode(row), try row.makeRandomAccess()["joined_count"].decode(Int.self)) }
     }
 
+    /// A plugin's open rooms owned by `owner`, newest first.
+    public func openRooms(_ tenantID: TenantID, pluginID: String, ownedBy owner: AccountID, limit: Int) async throws -> [Room] {
+        try await rooms(tenantID, .init(state: "open", pluginID: pluginID, owner: owner, limit: limit))
+    }
+
     /// One page of a plugin's rooms in a state, newest first, and how many
     /// there are in all: one query (the total is a window count), a second
     /// only when the page is past the end.

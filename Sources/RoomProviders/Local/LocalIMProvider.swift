@@ -127,7 +127,7 @@ public struct LocalIMProvider: IMProvider {
         return counts
     }
 
-    public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool) async throws {
+    public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws {
         try await event(chatroom, kind: "message", payload: """
             {"from":\(JSONValue.literal(from)),"msgType":\(JSONValue.literal(type)),"body":\(JSONValue.literal(body)),"persisted":\(persist)}
             """)

@@ -93,9 +93,10 @@ public struct NetEaseIMProvider: IMProvider, CallbackVerifier {
     }
 
     /// `type` is the msgType (100 for the apps' custom messages).
-    public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool) async throws {
-        _ = try await call("/chatroom/sendMsg.action", "sendChatroomMessage", idempotent: false, [
-            ("roomid", chatroom), ("msgId", UUID().uuidString.lowercased()), ("fromAccid", from), ("msgType", type),
+    public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws {
+        // NetEase deduplicates on msgId, so with a stable id a retry is safe.
+        _ = try await call("/chatroom/sendMsg.action", "sendChatroomMessage", idempotent: true, [
+            ("roomid", chatroom), ("msgId", messageID), ("fromAccid", from), ("msgType", type),
             ("attach", body), ("highPriority", "false"),
         ], chatroom: chatroom)
     }

@@ -96,7 +96,7 @@ public struct RongCloudIMProvider: IMProvider, CallbackVerifier {
     }
 
     /// `type` is the objectName ("SM:RDNtfyMsg").
-    public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool) async throws {
+    public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws {
         _ = try await call("/message/chatroom/publish.json", "sendChatroomMessage", [
             ("fromUserId", from), ("toChatroomId", chatroom), ("objectName", type), ("content", body),
             ("isPersisted", persist ? "1" : "0"), ("isIncludeSender", "1"),
