@@ -83,12 +83,78 @@ struct CheckContext {
         try expect(try await adminRoom(roomID, tenant: 0)["room"]?["state"]?.string == "open", "the room is untouched")
     }
 
+    /// A room made by the admin API works for the plugin's clients; a plugin
+    /// whose rooms need creation data refuses the request without it (422,
+    /// naming the field), never making a room its clients cannot use.
+    func adminCreatedRoomServesClients() async throws {
+        let spec = try await driver.adminRoom(client(0))
+        let path = "/admin/v1/tenants/\(world.tenantIDs[0])/rooms"
+        var body: [String: JSONValue] = ["plugin": .string(driver.plugin.id), "name": "Admin room", "owner": .string(spec.owner.accid)]
+        if let required = spec.requiredOption {
+            let refused = try await admin(path, key: world.operatorKey, method: .post, json: JSONValue.object(body).jsonText)
+            try expect(refused.status == .unprocessableContent && refused.json["field"]?.string == required,
+                       "without its creation data the admin API refuses with 422 naming \(required) (got \(refused.status) \(refused.json))")
+        }
+        body["options"] = spec.options
+        let created = try await admin(path, key: world.operatorKey, method: .post, json: JSONValue.object(body).jsonText)
+        try expect(created.status == .created, "the admin API creates the room from its creation data (got \(created.status) \(created.json))")
+        let roomID = try require(created.json["id"]?.int64, "the admin API answers the room's id")
+        if case .perRoom = driver.plugin.chatroom {
+            try expect(created.json["imChatroomId"]?.string != nil, "the engine opened the room's IM chatroom")
+        }
+        try expect(try await driver.useAdminRoom(client(0), roomID: roomID, spec), "the plugin's clients use the admin API's room")
+    }
+
+    /// Closing a room reaches the IM provider: the engine closes the room's
+    /// chatroom, after the plugin's own closing messages.
+    func closingReachesTheIMProvider() async throws {
+        let creator = try await driver.makeAccount(client(0))
+        let roomID = try await driver.createRoom(client(0), owner: creator)
+        let owner = try await driver.owner(of: roomID, createdBy: creator)
+        try expect(try await driver.dissolveRoom(client(0), roomID: roomID, as: owner), "the owner can dissolve the room")
+        let entries = try await delivered(roomID)
+        let closes = entries.filter { if case .im(.closeChatroom)? = $0.effect { true } else { false } }
+        if case .perRoom = driver.plugin.chatroom {
+            try expect(closes.count == 1, "the room's IM chatroom was closed through the IM provider, once")
+            try expect(entries.last.map { closes.contains($0) } == true, "after the plugin's own closing messages")
+        } else {
+            try expect(closes.isEmpty, "a plugin without IM chatrooms closes none")
+        }
+    }
+
+    /// A room's side effects leave in the order they were written.
+    func sideEffectsAreOrderedPerRoom() async throws {
+        let creator = try await driver.makeAccount(client(0))
+        let roomID = try await driver.createRoom(client(0), owner: creator)
+        let owner = try await driver.owner(of: roomID, createdBy: creator)
+        for _ in 0..<2 { _ = try await driver.joinRoom(client(0), roomID: roomID, as: try await driver.makeAccount(client(0))) }
+        try expect(try await driver.dissolveRoom(client(0), roomID: roomID, as: owner), "the owner can dissolve the room")
+        let entries = try await delivered(roomID)
+        try expect(!entries.isEmpty, "closing the room sent side effects")
+        try expect(entries.map(\.id) == entries.map(\.id).sorted(), "they were delivered in the order they were written")
+    }
+
     // MARK: helpers
 
-    func admin(_ path: String, key: String) async throws -> PluginClient.Answer {
+    /// Waits (up to 10 s) until none of the room's outbox entries is pending;
+    /// returns what was delivered, in delivery order.
+    func delivered(_ roomID: RoomID) async throws -> [OutboxEntry] {
+        let store = OutboxStore(database: world.server.services.database)
+        for _ in 0..<200 {
+            let pending = try await store.list(world.tenantIDs[0], status: .pending, before: nil, limit: 200).filter { $0.roomID == roomID }
+            if pending.isEmpty { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let dead = try await store.list(world.tenantIDs[0], status: .dead, before: nil, limit: 200).filter { $0.roomID == roomID }
+        try expect(dead.isEmpty, "no side effect of the room failed (\(dead.map { $0.lastError ?? "" }))")
+        return world.deliveries.entries(world.tenantIDs[0], room: roomID)
+    }
+
+    func admin(_ path: String, key: String, method: HTTPRequest.Method = .get, json: String? = nil) async throws -> PluginClient.Answer {
         var headers = HTTPFields()
         headers[.authorization] = "Bearer \(key)"
-        let response = try await http.execute(uri: path, method: .get, headers: headers, body: nil)
+        if json != nil { headers[.contentType] = "application/json" }
+        let response = try await http.execute(uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
         return PluginClient.Answer(status: response.status, json: JSONValue.parse(String(buffer: response.body)) ?? .null)
     }
 

@@ -19,10 +19,45 @@ public protocol ConformanceDriver: Sendable {
     /// Who owns a room `creator` created: the creator, unless the plugin
     /// gives rooms another owner (a booked lesson belongs to its teacher).
     func owner(of roomID: RoomID, createdBy creator: ConformanceAccount) async throws -> ConformanceAccount
+    /// What the admin API needs for a room of this plugin that its clients
+    /// can use: an owner and the plugin's creation data.
+    func adminRoom(_ client: PluginClient) async throws -> AdminRoom
+    /// The plugin's clients use a room the admin API made (join, a seat, a
+    /// message, as the plugin's apps would). True when every step worked.
+    func useAdminRoom(_ client: PluginClient, roomID: RoomID, _ room: AdminRoom) async throws -> Bool
 }
 
 extension ConformanceDriver {
     public func owner(of roomID: RoomID, createdBy creator: ConformanceAccount) async throws -> ConformanceAccount { creator }
+
+    /// A plugin that needs no creation data: any account owns it.
+    public func adminRoom(_ client: PluginClient) async throws -> AdminRoom {
+        AdminRoom(owner: try await makeAccount(client))
+    }
+
+    /// Another account joins it, as in `joinRoom`.
+    public func useAdminRoom(_ client: PluginClient, roomID: RoomID, _ room: AdminRoom) async throws -> Bool {
+        try await joinRoom(client, roomID: roomID, as: try await makeAccount(client))
+    }
+}
+
+/// A room as the admin API is asked for it.
+public struct AdminRoom: Sendable {
+    public var owner: ConformanceAccount
+    /// The plugin's creation data (`options` in the request).
+    public var options: JSONValue
+    /// The field the plugin names when the admin API omits the options (nil:
+    /// it needs none).
+    public var requiredOption: String?
+    /// Other accounts the room is for (a lesson's student).
+    public var guests: [ConformanceAccount]
+
+    public init(owner: ConformanceAccount, options: JSONValue = .object([:]), requiredOption: String? = nil, guests: [ConformanceAccount] = []) {
+        self.owner = owner
+        self.options = options
+        self.requiredOption = requiredOption
+        self.guests = guests
+    }
 }
 
 /// An account as the plugin's clients hold it.
