@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Dependencies point one way: plugins → RoomCore; RoomProviders → RoomCore;
-// RoomServer → RoomCore. Only the executable wires concrete plugins and
-// providers together (see Sources/roomkeeper/Registry.swift).
+// RoomServer → RoomCore (and RoomProviders, for the local IM's WebSocket).
+// RoomkeeperBuild is the one place concrete plugins and providers meet
+// (Sources/RoomkeeperBuild/Build.swift); the executable and tests read it.
 let package = Package(
     name: "roomkeeper",
     platforms: [.macOS(.v15)],

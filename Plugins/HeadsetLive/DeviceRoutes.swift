@@ -74,7 +74,7 @@ enum DeviceRoutes {
             let account = try await NetEase.account(call, pluginID: pluginID)
             let device = try deviceID(call.parameters)
             guard try await owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
-            if let roomID = try await LiveRoutes.openRoom(device: device, call) {
+            if let roomID = try await LiveRoutes.liveRoomID(ofDevice: device, call) {
                 _ = try? await call.services.engine.dissolve(roomID, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
             }
             try await call.services.database.query("""

@@ -75,7 +75,7 @@ enum LiveRoutes {
             let title = call.parameters.string("title") ?? "直播"
             guard title.count <= 32 else { throw ParameterError(field: "title", reason: "must be at most 32 characters") }
             guard try await DeviceRoutes.owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
-            if let existing = try await openRoom(device: device, call), let live = try await liveRoom(existing, call) {
+            if let existing = try await liveRoomID(ofDevice: device, call), let live = try await liveRoom(existing, call) {
                 return try await started(live, call)
             }
             do {
@@ -86,7 +86,7 @@ enum LiveRoutes {
                 return try await started(live, call)
             } catch let error as ClientError where error.code == HeadsetCodes.alreadyLive {
                 // A concurrent start won: theirs is the device's room.
-                guard let winner = try await openRoom(device: device, call), let live = try await liveRoom(winner, call) else { throw error }
+                guard let winner = try await liveRoomID(ofDevice: device, call), let live = try await liveRoom(winner, call) else { throw error }
                 return try await started(live, call)
             }
         },
@@ -150,7 +150,7 @@ enum LiveRoutes {
         },
     ]
 
-    static func openRoom(device: String, _ call: ClientCall<Settings>) async throws -> RoomID? {
+    static func liveRoomID(ofDevice device: String, _ call: ClientCall<Settings>) async throws -> RoomID? {
         let rows = try await call.services.database.query("""
             SELECT room_id FROM headset_rooms WHERE tenant_id = \(call.tenant.id) AND device_id = \(device) AND active
             """)

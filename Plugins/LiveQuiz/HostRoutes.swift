@@ -83,9 +83,7 @@ enum HostRoutes {
             if status == 2 {
                 _ = try await call.services.engine.dissolve(room.id, by: .account(room.owner), in: call.tenant, pluginID: pluginID)
             } else {
-                try await call.services.database.query("""
-                    UPDATE quiz_games SET status = \(status) WHERE tenant_id = \(call.tenant.id) AND room_id = \(game.roomID) AND status < 2
-                    """)
+                try await QuizStore(database: call.services.database, tenantID: call.tenant.id).setStatus(game.roomID, to: status)
             }
             return EmptyObject()
         },
@@ -99,12 +97,9 @@ enum HostRoutes {
             guard question.publishedAt == nil else { throw ClientError(code: NetEase.badParameter, message: "question \(questionID) was published already") }
             let message = QuizMessages.question(question, time: time)
             try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: pluginID) { tx in
-                let marked = try await tx.connection.query("""
-                    UPDATE quiz_questions SET published_at = \(tx.now), window_ends_at = \(tx.now.addingTimeInterval(TimeInterval(call.settings.answerWindowSeconds)))
-                    WHERE tenant_id = \(call.tenant.id) AND room_id = \(game.roomID) AND question_id = \(question.id) AND published_at IS NULL
-                    RETURNING 1
-                    """, logger: tx.logger).collect()
-                guard !marked.isEmpty else { throw ClientError(code: NetEase.badParameter, message: "question \(questionID) was published already") }
+                let writes = QuizWrites(connection: tx.connection, tenantID: call.tenant.id, logger: tx.logger)
+                let windowEndsAt = tx.now.addingTimeInterval(TimeInterval(call.settings.answerWindowSeconds))
+                guard try await writes.publish(game.roomID, question: question.id, at: tx.now, windowEndsAt: windowEndsAt) else { throw ClientError(code: NetEase.badParameter, message: "question \(questionID) was published already") }
                 tx.emit(QuizMessages.chatroom(message, room: tx.room))
             }
             return EmptyObject()
@@ -121,12 +116,8 @@ enum HostRoutes {
             let time = try call.parameters.requiredInt64("time")
             let outcome = try await result(call, game: game, questionID: try call.parameters.requiredInt64("questionId"))
             try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: pluginID) { tx in
-                let marked = try await tx.connection.query("""
-                    UPDATE quiz_questions SET result_published_at = \(tx.now)
-                    WHERE tenant_id = \(call.tenant.id) AND room_id = \(game.roomID) AND question_id = \(outcome.questionId) AND result_published_at IS NULL
-                    RETURNING 1
-                    """, logger: tx.logger).collect()
-                guard !marked.isEmpty else { return }
+                let writes = QuizWrites(connection: tx.connection, tenantID: call.tenant.id, logger: tx.logger)
+                guard try await writes.publishResult(game.roomID, question: outcome.questionId, at: tx.now) else { return }
                 tx.emit(QuizMessages.chatroom(QuizMessages.answer(outcome, time: time), room: tx.room))
                 if let bonus = outcome.bonusInfo {
                     tx.emit(QuizMessages.chatroom(QuizMessages.final(bonus, time: time), room: tx.room))

@@ -74,42 +74,23 @@ enum PlayerRoutes {
             guard game.status < 2 else { throw QuizCodes.over() }
             let now = call.services.clock.now()
             let result: Int = try await call.services.database.transaction { connection in
-                // The player's row is the lock, taken in a statement of its own:
-                // what is read after it (answers, the current question) sees every
-                // answer committed before it, so a duplicate sent twice at once is
-                // judged as a duplicate, never as a second answer.
-                let rows = try await connection.query("""
-                    SELECT status, revives, answered FROM quiz_players
-                    WHERE tenant_id = \(call.tenant.id) AND room_id = \(roomID) AND accid = \(account.accid) FOR UPDATE
-                    """, logger: call.logger).collect()
-                let player = try rows.decode((String, Int, Int).self).first.map {
-                    QuizPlayer(status: QuizPlayer.Status(rawValue: $0.0) ?? .out, revives: $0.1, answered: $0.2)
-                }
+                // The player's row is the lock (see `QuizWrites.lockPlayer`): a
+                // duplicate sent twice at once is judged as a duplicate, never
+                // as a second answer.
+                let writes = QuizWrites(connection: connection, tenantID: call.tenant.id, logger: call.logger)
+                let player = try await writes.lockPlayer(roomID, account.accid)
                 let questions = try await store.questions(roomID, on: connection, logger: call.logger)
                 guard let stored = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
                 guard (0..<Int64(stored.options.count)).contains(option) else {
                     throw ParameterError(field: "answer", reason: "must be an option id from 0 to \(stored.options.count - 1)")
                 }
-                let answered = try await connection.query("""
-                    SELECT 1 FROM quiz_answers WHERE tenant_id = \(call.tenant.id) AND room_id = \(roomID)
-                    AND question_id = \(stored.id) AND accid = \(account.accid)
-                    """, logger: call.logger).collect()
+                let answered = try await writes.hasAnswered(roomID, question: stored.id, account.accid)
                 let current = questions.filter { $0.publishedAt != nil }.max { $0.id < $1.id }?.id
                 let question = QuizQuestion(id: stored.id, optionCount: stored.options.count, rightAnswer: stored.rightAnswer,
                                             windowEndsAt: stored.windowEndsAt, isCurrent: current == stored.id)
-                let judgement = QuizRules.judge(Int(option), to: question, by: player, alreadyAnswered: !answered.isEmpty, now: now)
-                if let after = judgement.player, after != player {
-                    try await connection.query("""
-                        UPDATE quiz_players SET status = \(after.status.rawValue), revives = \(after.revives), answered = \(after.answered)
-                        WHERE tenant_id = \(call.tenant.id) AND room_id = \(roomID) AND accid = \(account.accid)
-                        """, logger: call.logger)
-                }
-                if judgement.accepted {
-                    try await connection.query("""
-                        INSERT INTO quiz_answers (tenant_id, room_id, question_id, accid, option, at)
-                        VALUES (\(call.tenant.id), \(roomID), \(stored.id), \(account.accid), \(Int(option)), \(now))
-                        """, logger: call.logger)
-                }
+                let judgement = QuizRules.judge(Int(option), to: question, by: player, alreadyAnswered: answered, now: now)
+                if let after = judgement.player, after != player { try await writes.save(after, roomID, account.accid) }
+                if judgement.accepted { try await writes.recordAnswer(roomID, question: stored.id, account.accid, option: Int(option), at: now) }
                 return judgement.result
             }
             return Answered(result: result)

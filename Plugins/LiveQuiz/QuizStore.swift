@@ -98,4 +98,68 @@ struct QuizStore {
             ON CONFLICT DO NOTHING
             """)
     }
+
+    func setStatus(_ roomID: RoomID, to status: Int) async throws {
+        try await database.query("""
+            UPDATE quiz_games SET status = \(status) WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND status < 2
+            """)
+    }
+}
+
+/// The quiz's writes on a transaction the caller holds (the engine's, for
+/// publishing on a live room; the player's own, for an answer).
+struct QuizWrites {
+    let connection: PostgresConnection
+    let tenantID: TenantID
+    let logger: Logger
+
+    /// Opens the question's answer window; false when it was published before.
+    func publish(_ roomID: RoomID, question: Int, at now: Date, windowEndsAt: Date) async throws -> Bool {
+        try await !connection.query("""
+            UPDATE quiz_questions SET published_at = \(now), window_ends_at = \(windowEndsAt)
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) AND published_at IS NULL
+            RETURNING 1
+            """, logger: logger).collect().isEmpty
+    }
+
+    /// Marks the question's result published; false when it was before.
+    func publishResult(_ roomID: RoomID, question: Int, at now: Date) async throws -> Bool {
+        try await !connection.query("""
+            UPDATE quiz_questions SET result_published_at = \(now)
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) AND result_published_at IS NULL
+            RETURNING 1
+            """, logger: logger).collect().isEmpty
+    }
+
+    /// The player's row, locked in a statement of its own: what is read after
+    /// it (answers, the current question) sees every answer committed before.
+    func lockPlayer(_ roomID: RoomID, _ accid: AccountID) async throws -> QuizPlayer? {
+        let rows = try await connection.query("""
+            SELECT status, revives, answered FROM quiz_players
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND accid = \(accid) FOR UPDATE
+            """, logger: logger).collect()
+        return try rows.decode((String, Int, Int).self).first.map {
+            QuizPlayer(status: QuizPlayer.Status(rawValue: $0.0) ?? .out, revives: $0.1, answered: $0.2)
+        }
+    }
+
+    func hasAnswered(_ roomID: RoomID, question: Int, _ accid: AccountID) async throws -> Bool {
+        try await !connection.query("""
+            SELECT 1 FROM quiz_answers WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) AND accid = \(accid)
+            """, logger: logger).collect().isEmpty
+    }
+
+    func save(_ player: QuizPlayer, _ roomID: RoomID, _ accid: AccountID) async throws {
+        try await connection.query("""
+            UPDATE quiz_players SET status = \(player.status.rawValue), revives = \(player.revives), answered = \(player.answered)
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND accid = \(accid)
+            """, logger: logger)
+    }
+
+    func recordAnswer(_ roomID: RoomID, question: Int, _ accid: AccountID, option: Int, at now: Date) async throws {
+        try await connection.query("""
+            INSERT INTO quiz_answers (tenant_id, room_id, question_id, accid, option, at)
+            VALUES (\(tenantID), \(roomID), \(question), \(accid), \(option), \(now))
+            """, logger: logger)
+    }
 }

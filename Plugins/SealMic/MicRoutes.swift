@@ -21,7 +21,7 @@ enum MicRoutes {
             if call.parameters.string("targetPosition") != nil {
                 return try await move(call, actor: account.accid, .leave(position: try position(call, "targetPosition")))
             }
-            let room = try await RoomRoutes.openRoom(call)
+            let room = try await RoomRoutes.liveRoom(call)
             guard let own = try await SealMicReads(call).positions(room).first(where: { $0.holder == account.accid }) else {
                 throw ClientError(code: SealMicCode.micPositionError, message: "you hold no mic position")
             }
@@ -66,7 +66,7 @@ enum MicRoutes {
     }
 
     static func move(_ call: ClientCall<Settings>, actor: AccountID, _ command: MicCommand) async throws -> Bool {
-        let room = try await RoomRoutes.openRoom(call)
+        let room = try await RoomRoutes.liveRoom(call)
         var asked = [actor]
         if case .carry(let user, _, _) = command { asked.append(user) }
         try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: SealMicPlugin.pluginID) { tx in
@@ -87,7 +87,7 @@ enum MicRoutes {
     /// engine transition; the plugin's leave hook frees the position and
     /// tells the room (cmd 5). The kicked account may join again.
     static func kick(_ call: ClientCall<Settings>, host: AccountID, position: Int, user: AccountID?) async throws -> Bool {
-        let room = try await RoomRoutes.openRoom(call)
+        let room = try await RoomRoutes.liveRoom(call)
         guard host == room.owner else { throw clientError(.notHost) }
         let seats = try await SealMicReads(call).positions(room)
         guard let holder = seats.first(where: { $0.position == position })?.holder else { throw clientError(.empty(position: position)) }

@@ -26,14 +26,14 @@ enum RoomRoutes {
 
         ClientRoute("/room/detail", methods: [.get, .post]) { call in
             _ = try await SealMicAuth.account(call)
-            return try await SealMicReads(call).detail(try await openRoom(call))
+            return try await SealMicReads(call).detail(try await liveRoom(call))
         },
 
         /// After entering the room's IM chatroom (the seed's order; checked
         /// with the IM provider unless the tenant turns `joinRequiresIM` off).
         ClientRoute("/room/join") { call in
             let account = try await SealMicAuth.account(call)
-            let room = try await openRoom(call)
+            let room = try await liveRoom(call)
             _ = try await call.services.engine.join(room.id, account: account.accid, role: "listener", in: call.tenant, pluginID: pluginID)
             return try await SealMicReads(call).detail(room)
         },
@@ -41,7 +41,7 @@ enum RoomRoutes {
         /// The host leaving ends the room for everyone (the seed).
         ClientRoute("/room/leave") { call in
             let account = try await SealMicAuth.account(call)
-            let room = try await openRoom(call)
+            let room = try await liveRoom(call)
             if account.accid == room.owner {
                 _ = try await call.services.engine.dissolve(room.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
             } else {
@@ -52,14 +52,14 @@ enum RoomRoutes {
 
         ClientRoute("/room/destroy") { call in
             let account = try await SealMicAuth.account(call)
-            let room = try await openRoom(call)
+            let room = try await liveRoom(call)
             _ = try await call.services.engine.dissolve(room.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
             return true
         },
 
         ClientRoute("/room/member/list", methods: [.get, .post]) { call in
             let account = try await SealMicAuth.account(call)
-            let room = try await openRoom(call)
+            let room = try await liveRoom(call)
             let reads = SealMicReads(call)
             let members = try await reads.members(room)
             guard members.contains(where: { $0.userId == account.accid }) else {
@@ -70,7 +70,7 @@ enum RoomRoutes {
 
         ClientRoute("/room/background") { call in
             let account = try await SealMicAuth.account(call)
-            let room = try await openRoom(call)
+            let room = try await liveRoom(call)
             guard let bgId = try call.parameters.int64("bgId") else { throw ParameterError(field: "bgId", reason: "is required") }
             guard (0...1_000).contains(bgId) else { throw ParameterError(field: "bgId", reason: "must be between 0 and 1000") }
             guard account.accid == room.owner else {
@@ -83,7 +83,7 @@ enum RoomRoutes {
 
     /// The live SealMic room named by `roomId` (the engine decides what
     /// live is); anything else does not exist, in SealMic's words.
-    static func openRoom(_ call: ClientCall<Settings>) async throws -> Room {
+    static func liveRoom(_ call: ClientCall<Settings>) async throws -> Room {
         let text = try call.parameters.required("roomId")
         let missing = ClientError(code: SealMicCode.roomNotFound, message: "room \(text) does not exist")
         guard let roomID = RoomID(text) else { throw missing }

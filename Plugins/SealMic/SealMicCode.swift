@@ -1,6 +1,6 @@
 import RoomCore
 
-/// SealMic's errCodes (PROTOCOLS.md), shared by every SealMic route.
+/// SealMic's errCodes (shared/docs/PROTOCOLS.md), shared by every SealMic route.
 enum SealMicCode {
     static let badParameter = 1
     static let invalidAuth = 2

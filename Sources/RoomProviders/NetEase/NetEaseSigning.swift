@@ -1,6 +1,6 @@
 import Foundation
 
-/// NetEase Yunxin's request and callback signatures (PROVIDERS.md).
+/// NetEase Yunxin's request and callback signatures (shared/docs/PROVIDERS.md).
 public enum NetEaseSigning {
     /// `CheckSum` of a request: SHA1(AppSecret + Nonce + CurTime).
     public static func checkSum(secret: String, nonce: String, curTime: String) -> String {

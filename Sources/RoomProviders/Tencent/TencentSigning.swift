@@ -1,6 +1,6 @@
 import Foundation
 
-/// Tencent Cloud's signatures (PROVIDERS.md): the live URL anti-leech
+/// Tencent Cloud's signatures (shared/docs/PROVIDERS.md): the live URL anti-leech
 /// `txSecret`, API 3.0's TC3-HMAC-SHA256, and the push/cut callback `sign`.
 public enum TencentSigning {
     /// `txTime`: the expiry as uppercase hex Unix seconds.
