@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "RoomServerTests",
             dependencies: [
-                "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport",
+                "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport", "RoomkeeperBuild",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

@@ -41,6 +41,9 @@ struct Serve: AsyncParsableCommand {
             for issue in error.issues { print(issue) }
             throw CommandFailure("refusing to start: the tenant files in \(options.tenantsPath) are invalid")
         }
+        if let refusal = ExposureCheck.refusal(host: options.host, tenants: tenants.current.sorted, demo: env["ROOMKEEPER_DEMO"] == "1") {
+            throw CommandFailure(refusal)
+        }
         let server = Roomkeeper(database: database, registry: Build.plugins, tenants: tenants, clock: clock, options: options, logger: logger)
         if !noMigrate {
             let migrator = try server.migrator()

@@ -114,14 +114,9 @@ import Testing
             let room = try await Room.open(fixture, http)
             var guests: [String] = []
             for _ in 0..<50 { guests.append(try await room.guest(http).sid) }
-            let codes = try await withThrowingTaskGroup(of: Double?.self) { group in
-                for sid in guests {
-                    group.addTask {
-                        if case .number(let code)? = try await room.move(http, "apply", sid: sid, index: 4)["code"] { code } else { nil }
-                    }
-                }
-                return try await group.reduce(into: [Double?]()) { $0.append($1) }
-            }
+            // At once, a connection each (the test client sends one request at a time).
+            let burst = guests.map { ParallelRequests.Request(path: "\(room.base)/mic/apply", body: "sid=\($0)&roomId=\(room.roomID)&index=4") }
+            let codes = try await ParallelRequests.send(port: try #require(http.client.port), burst).map { $0.answer["code"]?.double }
             #expect(codes.filter { $0 == 200 }.count == 1)
             #expect(codes.filter { $0 == 1101 }.count == 49)
             let seats = try #require(data(try await http.form("\(room.base)/mic/list", "roomId=\(room.roomID)")))

@@ -118,6 +118,30 @@ import Testing
         }
     }
 
+    /// A huge TTL once overflowed PostgresNIO's date encoding, which traps:
+    /// one admin request took down every tenant, again after each restart.
+    /// Every TTL is bounded at the edge now, on create and extend.
+    @Test func hugeTTLsAreRefusedAndTheProcessLives() async throws {
+        let fixture = try await ServerFixture()
+        let tenant = fixture.id(0)
+        try await fixture.live { http in
+            for ttl in ["10000000000000", "31622401", "0", "-5", "1e30", "\"60\""] {
+                let refused = try await http.post("/admin/v1/tenants/\(tenant)/rooms", key: fixture.operatorKey,
+                                                  json: #"{"plugin":"test-rooms","name":"r","owner":"o","ttlSeconds":\#(ttl)}"#)
+                #expect(refused.status == .badRequest && refused.json["field"]?.string == "ttlSeconds", "ttlSeconds \(ttl): \(refused.status) \(refused.json)")
+            }
+            let created = try await http.post("/admin/v1/tenants/\(tenant)/rooms", key: fixture.operatorKey,
+                                              json: #"{"plugin":"test-rooms","name":"r","owner":"o","ttlSeconds":60}"#)
+            let room = try #require(created.json["id"]?.int64)
+            let extended = try await http.post("/admin/v1/tenants/\(tenant)/rooms/\(room)/extend", key: fixture.operatorKey, json: #"{"ttlSeconds":10000000000000}"#)
+            #expect(extended.status == .badRequest && extended.json["field"]?.string == "ttlSeconds")
+            #expect(try await http.get("/healthz").status == .ok, "the process is alive")
+            let rooms = try await http.get("/admin/v1/tenants/\(tenant)/rooms", key: fixture.operatorKey)
+            guard case .array(let items)? = rooms.json["items"] else { Issue.record("rooms"); return }
+            #expect(items.count == 1, "refused requests wrote nothing")
+        }
+    }
+
     @Test func outboxIsListedRetriedAndCounted() async throws {
         let fixture = try await ServerFixture()
         let tenant = fixture.id(0)

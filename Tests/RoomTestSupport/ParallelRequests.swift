@@ -10,23 +10,46 @@ public enum ParallelRequests {
     /// POSTs `body` as a form to `path` on 127.0.0.1:`port`, `count` times at
     /// once; the answers as JSON, in no particular order.
     public static func form(port: Int, _ path: String, _ body: String, count: Int) async throws -> [JSONValue] {
+        try await send(port: port, Array(repeating: Request(path: path, body: body), count: count)).map(\.answer)
+    }
+
+    /// One POST of a burst.
+    public struct Request: Sendable {
+        public var path: String
+        public var body: String
+        public var contentType: String
+        public var headers: [(String, String)]
+
+        public init(path: String, body: String, contentType: String = "application/x-www-form-urlencoded;charset=utf-8", headers: [(String, String)] = []) {
+            self.path = path
+            self.body = body
+            self.contentType = contentType
+            self.headers = headers
+        }
+    }
+
+    /// Sends every request at once, a connection each; each answer as JSON
+    /// with the request's index.
+    public static func send(port: Int, _ requests: [Request]) async throws -> [(index: Int, answer: JSONValue)] {
+        let count = requests.count
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(5), concurrentHTTP1ConnectionsPerHostSoftLimit: count)
+        configuration.connectionPool = .init(idleTimeout: .seconds(5), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, count))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
-            let answers = try await withThrowingTaskGroup(of: JSONValue.self) { group in
-                for _ in 0..<count {
+            let answers = try await withThrowingTaskGroup(of: (Int, JSONValue).self) { group in
+                for (index, one) in requests.enumerated() {
                     group.addTask {
-                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(one.path)")
                         request.method = .POST
-                        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=utf-8")
-                        request.body = .bytes(ByteBuffer(string: body))
+                        request.headers.add(name: "Content-Type", value: one.contentType)
+                        for (name, value) in one.headers { request.headers.add(name: name, value: value) }
+                        request.body = .bytes(ByteBuffer(string: one.body))
                         let response = try await client.execute(request, timeout: .seconds(30))
                         let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
-                        return JSONValue.parse(text) ?? .string(text)
+                        return (index, JSONValue.parse(text) ?? .string(text))
                     }
                 }
-                return try await group.reduce(into: [JSONValue]()) { $0.append($1) }
+                return try await group.reduce(into: [(index: Int, answer: JSONValue)]()) { $0.append($1) }
             }
             try await client.shutdown()
             return answers

@@ -198,14 +198,12 @@ import Testing
                 _ = try await client.call("/room/join", ["roomId": .string(roomID)], as: user.token)
                 racers.append(user)
             }
-            let answers = try await withThrowingTaskGroup(of: (String, Int64?).self) { group in
-                for user in racers {
-                    group.addTask {
-                        (user.userId, errCode(try await client.call("/room/mic/join", ["roomId": .string(roomID), "targetPosition": 3], as: user.token)))
-                    }
-                }
-                return try await group.reduce(into: [(String, Int64?)]()) { $0.append($1) }
+            // At once, a connection each (the test client sends one request at a time).
+            let burst = racers.map {
+                ParallelRequests.Request(path: "\(fixture.base())/room/mic/join", body: #"{"roomId":"\#(roomID)","targetPosition":3}"#,
+                                         contentType: "application/json", headers: [("Authorization", $0.token)])
             }
+            let answers = try await ParallelRequests.send(port: try #require(http.client.port), burst).map { (racers[$0.index].userId, errCode($0.answer)) }
             let winners = answers.filter { $0.1 == 0 }
             #expect(winners.count == 1)
             #expect(answers.filter { $0.1 == 24 }.count == 49)

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RoomCore
 
 extension Request {
     /// Decodes a JSON body; a malformed body or a wrong field type becomes a
@@ -19,7 +20,15 @@ extension Request {
             throw Problem.invalid(field.isEmpty ? "body" : field, "must be \(Self.describe(expected))")
         } catch DecodingError.keyNotFound(let key, _) {
             throw Problem.invalid(key.stringValue, "is required")
+        } catch DecodingError.dataCorrupted(let where_) where !where_.codingPath.isEmpty {
+            throw Problem.invalid(where_.codingPath.map(\.stringValue).joined(separator: "."), "is out of range")
         } catch {
+            // Foundation calls a number beyond every integer (1e30) invalid
+            // JSON; our own parser reads it, so the field can be named.
+            if let object = JSONValue.parse(String(decoding: data, as: UTF8.self))?.object,
+               let field = object.keys.sorted().first(where: { if case .number(let n)? = object[$0] { abs(n) >= 9.2e18 } else { false } }) {
+                throw Problem.invalid(field, "is out of range")
+            }
             throw Problem.invalid("body", "must be a JSON object")
         }
     }
