@@ -33,6 +33,7 @@ let package = Package(
             name: "RoomCore",
             dependencies: [
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -126,7 +127,9 @@ let package = Package(
             ],
             path: "Tests/RoomTestSupport"
         ),
-        .testTarget(name: "RoomCoreTests", dependencies: ["RoomCore", "RoomProviders", "RoomTestSupport", "RoomkeeperBuild"]),
+        .testTarget(name: "RoomCoreTests", dependencies: [
+            "RoomCore", "RoomProviders", "RoomTestSupport", "RoomkeeperBuild", .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .testTarget(
             name: "RoomServerTests",
             dependencies: [
@@ -171,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "ProviderTests",
             dependencies: [
-                "RoomCore", "RoomServer", "RoomProviders", "RoomTestSupport", "AudioChatroom", "SealMic", "HeadsetLive", "PluginConformance",
+                "RoomCore", "RoomServer", "RoomProviders", "RoomTestSupport", "AudioChatroom", "SealMic", "HeadsetLive", "MusicLesson", "PluginConformance",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

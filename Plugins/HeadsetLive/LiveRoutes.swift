@@ -72,8 +72,7 @@ enum LiveRoutes {
         ClientRoute("/live/start") { call in
             let account = try await NetEase.account(call, pluginID: pluginID)
             let device = try DeviceRoutes.deviceID(call.parameters)
-            let title = call.parameters.string("title") ?? "直播"
-            guard title.count <= 32 else { throw ParameterError(field: "title", reason: "must be at most 32 characters") }
+            let title = call.parameters.string("title") == nil ? "直播" : try call.parameters.text("title", characters: 1...32)
             guard try await DeviceRoutes.owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
             if let existing = try await liveRoomID(ofDevice: device, call), let live = try await liveRoom(existing, call) {
                 return try await started(live, call)
@@ -98,8 +97,10 @@ enum LiveRoutes {
             return EmptyObject()
         },
 
-        /// Rooms whose stream is live now, newest first.
+        /// Rooms whose stream is live now, newest first. Pull URLs are signed
+        /// credentials: only a logged-in app gets them.
         ClientRoute("/live/list", methods: [.get, .post]) { call in
+            _ = try await NetEase.account(call, pluginID: pluginID)
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
             // The plugin's own rows say which room streams; the engine says which is live.
@@ -123,6 +124,7 @@ enum LiveRoutes {
         },
 
         ClientRoute("/live/query", methods: [.get, .post]) { call in
+            _ = try await NetEase.account(call, pluginID: pluginID)
             let roomID = try call.parameters.requiredInt64("roomId")
             let room = try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID)
             guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }

@@ -91,6 +91,9 @@ enum HostRoutes {
         /// Sends cmd 1 built from the stored question (no answer in it) and opens its window.
         ClientRoute("/quiz/host/question/publish") { call in
             let (game, room) = try await host(call)
+            // The seed publishes only in a live game: a question published
+            // before would be spent on nobody, and the game never playable.
+            guard game.status == 1 else { throw QuizCodes.notLive() }
             let (questionID, time) = (try call.parameters.requiredInt64("questionId"), try call.parameters.requiredInt64("time"))
             let questions = try await QuizStore(database: call.services.database, tenantID: call.tenant.id).questions(game.roomID)
             guard let question = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }

@@ -126,6 +126,10 @@ enum QuizCodes {
     static func noQuestion(_ id: Int64) -> ClientError { ClientError(code: noSuchQuestion, message: "no question \(id) in this game") }
     static func over() -> ClientError { ClientError(code: gameOver, message: "the game is over") }
     static let deviceHasGame = 1204
+    static let notLiveYet = 1205
+    static func notLive() -> ClientError {
+        ClientError(code: notLiveYet, message: "the game is not live: switch it to live (status 1) before publishing a question")
+    }
     /// The device has an open game: only its host (who has its password) may resume it.
     static func deviceBusy() -> ClientError {
         ClientError(code: deviceHasGame, message: "this device has an open game; send its password to resume it")

@@ -29,16 +29,24 @@ enum AccountRoutes {
     static let routes: [ClientRoute<Settings>] = [
         ClientRoute("/user/reg") { call in
             let accid = try validAccid(call.parameters)
-            let nickname = try call.parameters.required("nickname")
-            guard nickname.count <= 32 else { throw ParameterError(field: "nickname", reason: "must be at most 32 characters") }
+            let nickname = try call.parameters.text("nickname", characters: 1...32)
             let password = try md5Password(call.parameters)
             let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
             let account = Account(accid: accid, nickname: nickname, role: Role.student.rawValue)
-            guard try await accounts.create(call.tenant.id, account, passwordHash: Bcrypt.hash(password, cost: bcryptCost)) else {
+            let hash = try await CPUWork.run { Bcrypt.hash(password, cost: bcryptCost) }
+            guard try await accounts.create(call.tenant.id, account, passwordHash: hash) else {
                 throw ClientError(code: LessonCodes.accountExists, message: "accid \(accid) is already registered")
             }
-            // The app logs in to IM with its password's MD5 as the token.
-            let credentials = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: nickname, token: password))
+            // The app logs in to IM with its password's MD5 as the token. An
+            // account the IM provider did not take is no account: it goes, so
+            // registering again works once the provider is back.
+            let credentials: IMCredentials
+            do {
+                credentials = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: nickname, token: password))
+            } catch {
+                try? await accounts.delete(call.tenant.id, accid)
+                throw error
+            }
             let session = try await accounts.openSession(call.tenant.id, accid: accid, pluginID: pluginID, ttlSeconds: call.settings.sessionTTLSeconds)
             return Registered(accid: accid, nickname: nickname, imToken: credentials.token, sid: session.sid, availableAt: session.expiresAt.epochMilliseconds)
         },
@@ -54,7 +62,8 @@ enum AccountRoutes {
                 return Checked(accid: accid, nickname: account.nickname, userType: role.userType, sid: nil, availableAt: nil)
             }
             let password = try md5Password(call.parameters)
-            guard let hash, Bcrypt.verify(password, hash: hash) else {
+            // bcrypt is CPU work: off the event loops, where it would stall every tenant.
+            guard let hash, try await CPUWork.run({ Bcrypt.verify(password, hash: hash) }) else {
                 throw ClientError(code: LessonCodes.wrongPassword, message: "wrong password for \(accid)")
             }
             let session = try await accounts.openSession(call.tenant.id, accid: accid, pluginID: pluginID, ttlSeconds: call.settings.sessionTTLSeconds)

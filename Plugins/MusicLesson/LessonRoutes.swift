@@ -52,10 +52,13 @@ enum LessonRoutes {
                     in: call.tenant, by: .account(student.accid))
                 return Lesson(roomId: room.id, teacherAccid: teacher.accid, teacherName: teacher.nickname, teacherPassword: password,
                               studentAccid: student.accid, studentName: student.nickname)
-            } catch {
-                // A booking that lost (a concurrent one won): its teacher never existed.
+            } catch let refusal where refusal is ClientError || refusal is RoomError {
+                // A booking refused for sure (a concurrent one won): its teacher
+                // never existed. When the outcome is unknown (the connection
+                // dropped around the commit) the teacher stays: deleting the
+                // teacher of a booking that did commit would strand the lesson.
                 try? await AccountStore(database: call.services.database, clock: call.services.clock).delete(call.tenant.id, teacher.accid)
-                throw error
+                throw refusal
             }
         },
 
@@ -122,10 +125,11 @@ enum LessonRoutes {
         let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
         let password = String((0..<8).map { _ in "abcdefghijkmnpqrstuvwxyz23456789".randomElement()! })
         let md5 = AccountRoutes.md5(password)
+        let hash = try await CPUWork.run { Bcrypt.hash(md5, cost: AccountRoutes.bcryptCost) }
         for _ in 0..<5 {
             let digits = String(UInt64.random(in: 10_000_000...99_999_999))
             let teacher = Account(accid: "t" + digits, nickname: "老师" + digits.suffix(4), role: AccountRoutes.Role.teacher.rawValue)
-            guard try await accounts.create(call.tenant.id, teacher, passwordHash: Bcrypt.hash(md5, cost: AccountRoutes.bcryptCost)) else { continue }
+            guard try await accounts.create(call.tenant.id, teacher, passwordHash: hash) else { continue }
             _ = try await call.tenant.im.createAccount(IMAccount(accid: teacher.accid, name: teacher.nickname, token: md5))
             return (teacher, password)
         }

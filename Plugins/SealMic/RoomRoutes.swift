@@ -10,8 +10,7 @@ enum RoomRoutes {
     static let routes: [ClientRoute<Settings>] = [
         ClientRoute("/room/create") { call in
             let account = try await SealMicAuth.account(call)
-            let subject = try call.parameters.required("subject").trimmingCharacters(in: .whitespacesAndNewlines)
-            guard (1...64).contains(subject.count) else { throw ParameterError(field: "subject", reason: "must be 1-64 characters") }
+            let subject = try call.parameters.text("subject", characters: 1...64)
             let roomType = try call.parameters.int("roomType", default: call.parameters.int("type", default: 0, in: 0...1_000), in: 0...1_000)
             let room = try await call.services.engine.create(
                 NewRoom(pluginID: pluginID, name: subject, owner: account.accid, options: ["roomType": .number(Double(roomType))]),

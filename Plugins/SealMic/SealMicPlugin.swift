@@ -18,8 +18,11 @@ public struct SealMicPlugin: RoomPlugin {
     public var id: String { Self.pluginID }
     public var wire: WireStyle { .sealmic }
     /// A 2 h lifetime (the seed), 1000 members (errCode 27 beyond), IM
-    /// chatroom first, at most 500 live at once per tenant (errCode 26 beyond).
-    public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 2 * 3_600, capacity: 1_000, joinRequiresIM: true, maxRooms: 500) }
+    /// chatroom first, at most 500 live at once per tenant and 3 per host
+    /// (errCode 26 beyond), so one guest cannot take them all.
+    public var defaultPolicy: RoomPolicy {
+        RoomPolicy(ttlSeconds: 2 * 3_600, capacity: 1_000, joinRequiresIM: true, maxRooms: 500, maxRoomsPerOwner: 3)
+    }
     /// A room's id is its IM chatroom's; destroying it closes the chatroom
     /// after the room hears SM:RDNtfyMsg.
     public var chatroom: ChatroomPolicy { .perRoom(closeNotice: nil) }
@@ -41,6 +44,7 @@ public struct SealMicPlugin: RoomPlugin {
         case .full(let capacity): ClientError(code: SealMicCode.tooManyMembers, message: "the room is full (\(capacity) members)")
         case .notFound, .closed: ClientError(code: SealMicCode.roomNotFound, message: "the room does not exist")
         case .tooManyRooms(let limit): ClientError(code: SealMicCode.tooManyRooms, message: "the tenant has reached its limit of live SealMic room count (\(limit))")
+        case .tooManyRoomsForOwner(let limit): ClientError(code: SealMicCode.tooManyRooms, message: "you already host \(limit) live SealMic room(s)")
         default: nil
         }
     }

@@ -11,7 +11,7 @@ enum Env {
         guard let url = values["DATABASE_URL"], !url.isEmpty else {
             throw CommandFailure("DATABASE_URL is not set (ops/run starts a local PostgreSQL and sets it for you)")
         }
-        return try DatabaseURL.endpoint(from: url)
+        return try DatabaseURL.endpoint(from: url, statementTimeout: values["ROOMKEEPER_STATEMENT_TIMEOUT"] ?? "10s")
     }
 
     /// A duration such as "250ms", "1s" or "1h" from the environment, if set.

@@ -60,6 +60,8 @@ import Testing
         func useAdminRoom(_ client: PluginClient, roomID: RoomID, _ room: AdminRoom) async throws -> Bool {
             let player = try await makeAccount(client)
             guard try await joinRoom(client, roomID: roomID, as: player) else { return false }
+            let live = try await client.post("/quiz/host/switch", form: ["roomId": "\(roomID)", "password": room.owner.credential, "status": "1"])
+            guard live.json["code"]?.int64 == 200 else { return false }
             let published = try await client.post("/quiz/host/question/publish", form: ["roomId": "\(roomID)", "password": room.owner.credential,
                                                                                         "questionId": "1", "time": "1"])
             guard published.json["code"]?.int64 == 200 else { return false }

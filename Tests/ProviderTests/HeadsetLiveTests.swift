@@ -68,9 +68,11 @@ import Testing
 
                 #expect(try await callback(http, fixture.id(0), stream: stream, started: true, clock: clock).status == .ok)
                 fake.publish(stream)
-                guard case .array(let live)? = try await http.form("\(base)/live/list", "")["data"]?["list"] else { Issue.record("list"); return }
+                guard case .array(let live)? = try await phone.call("/live/list")["data"]?["list"] else { Issue.record("list"); return }
                 #expect(live.map { $0["roomId"]?.int64 } == [roomID] && live.first?["liveStatus"] == .number(1))
-                #expect(data(try await http.form("\(base)/live/query", "roomId=\(roomID)"))?["liveStatus"] == .number(1))
+                #expect(data(try await phone.call("/live/query", "roomId=\(roomID)"))?["liveStatus"] == .number(1))
+                #expect(try await http.form("\(base)/live/query", "roomId=\(roomID)")["code"] == .number(401), "signed pull URLs need a login")
+                #expect(try await http.form("\(base)/live/list", "")["code"] == .number(401))
 
                 let intercom = try #require(data(try await phone.call("/intercom/start", "roomId=\(roomID)")))
                 let other = try #require(data(try await phone.call("/intercom/start", "roomId=\(roomID)")))
@@ -81,7 +83,7 @@ import Testing
                 clock.advance(by: 11 * 60)
                 #expect(try await fixture.server().sweeper.sweepOnce() == 0)
                 #expect(try await callback(http, fixture.id(0), stream: stream, started: false, clock: clock).status == .ok)
-                guard case .array(let none)? = try await http.form("\(base)/live/list", "")["data"]?["list"] else { Issue.record("list"); return }
+                guard case .array(let none)? = try await phone.call("/live/list")["data"]?["list"] else { Issue.record("list"); return }
                 #expect(none.isEmpty, "cut: not live any more")
                 clock.advance(by: 9 * 60)
                 #expect(try await fixture.server().sweeper.sweepOnce() == 0)
@@ -94,7 +96,7 @@ import Testing
                     SELECT count(*)::int FROM headset_intercom WHERE tenant_id = \(fixture.id(0)) AND room_id = \(roomID) AND ended_at IS NOT NULL
                     """).decode(Int.self).first
                 #expect(ended == 2, "the intercom sessions ended with the room")
-                #expect(try await http.form("\(base)/live/query", "roomId=\(roomID)")["code"] == .number(801))
+                #expect(try await phone.call("/live/query", "roomId=\(roomID)")["code"] == .number(801))
             }
         }
     }
@@ -132,7 +134,7 @@ import Testing
             #expect(try await other.call("/live/stop", "roomId=\(roomID)")["code"] == .number(403))
             #expect(try await other.call("/intercom/start", "roomId=\(roomID)")["code"] == .number(403))
             #expect(try await owner.call("/live/stop", "roomId=424242")["code"] == .number(804))
-            #expect(try await http.form("\(base)/live/query", "roomId=424242")["code"] == .number(804))
+            #expect(try await owner.call("/live/query", "roomId=424242")["code"] == .number(804))
             #expect(try await http.form("\(base)/live/stop", "roomId=\(roomID)")["code"] == .number(401))
             guard case .array(let devices)? = data(try await owner.call("/device/list"))?["list"] else { Issue.record("devices"); return }
             #expect(devices.first?["roomId"]?.int64 == roomID)
@@ -159,7 +161,7 @@ import Testing
             #expect(try await http.request(.post, "/t/\(fixture.id(0))/callbacks/tencent", json: expired).status == .unauthorized)
             let unsigned = #"{"event_type":1,"stream_id":"\#(stream)","t":\#(Int64(clock.now().timeIntervalSince1970) + 60)}"#
             #expect(try await http.request(.post, "/t/\(fixture.id(0))/callbacks/tencent", json: unsigned).status == .unauthorized)
-            #expect(data(try await http.form("\(base)/live/query", "roomId=\(roomID)"))?["liveStatus"] == .number(0))
+            #expect(data(try await phone.call("/live/query", "roomId=\(roomID)"))?["liveStatus"] == .number(0))
             clock.advance(by: 10 * 60 + 1)
             #expect(try await fixture.server().sweeper.sweepOnce() == 1, "still idle: it expires")
         }

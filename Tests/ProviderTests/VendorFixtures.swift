@@ -1,5 +1,6 @@
 import AudioChatroom
 import Foundation
+import MusicLesson
 import RoomCore
 import RoomTestSupport
 import SealMic
@@ -26,7 +27,7 @@ enum VendorSecrets {
 
 /// Tenant tables for a server whose providers are fakes on 127.0.0.1.
 enum VendorTables {
-    static let registry = PluginRegistry([AnyRoomPlugin(AudioChatroomPlugin()), AnyRoomPlugin(SealMicPlugin())])
+    static let registry = PluginRegistry([AnyRoomPlugin(AudioChatroomPlugin()), AnyRoomPlugin(SealMicPlugin()), AnyRoomPlugin(MusicLessonPlugin())])
 
     static func netease(_ url: String, timeout: String = "2s") -> String {
         """
@@ -70,6 +71,8 @@ enum VendorTables {
         [plugins.audio-chatroom]
 
         [plugins.sealmic]
+
+        [plugins.music-lesson]
         """
 
     static func fixture(_ providers: String, clock: any RoomClock = ManualClock()) async throws -> ServerFixture {

@@ -86,16 +86,51 @@ import Testing
         }
     }
 
+    /// One guest cannot take a tenant's every room: 3 live rooms per host by
+    /// default, decided under the same lock as the tenant's limit, even when
+    /// the guest fires its creates at once.
+    @Test func oneHostGetsAtMostThreeRoomsEvenAllAtOnce() async throws {
+        let fixture = try await SealMicFixture()
+        try await fixture.server.live { http in
+            let client = SealMicClient(http: http, base: fixture.base())
+            let greedy = try await client.login()
+            let burst = (0..<10).map { _ in
+                ParallelRequests.Request(path: "\(fixture.base())/room/create", body: #"{"subject":"Mine"}"#, contentType: "application/json",
+                                         headers: [("Authorization", greedy.token)])
+            }
+            let codes = try await ParallelRequests.send(port: try #require(http.client.port), burst).map { errCode($0.answer) }
+            #expect(codes.filter { $0 == 0 }.count == 3 && codes.filter { $0 == 26 }.count == 7, "\(codes)")
+            _ = try await client.createRoom(try await client.login(), subject: "Another host")
+        }
+    }
+
+    /// A 64-"character" subject can be hundreds of KB of combining marks:
+    /// lengths are measured in bytes as well.
+    @Test func aSubjectOfFewCharactersAndManyBytesIsRefused() async throws {
+        let fixture = try await SealMicFixture()
+        try await fixture.server.live { http in
+            let client = SealMicClient(http: http, base: fixture.base())
+            let host = try await client.login()
+            let zalgo = String(repeating: "a" + String(repeating: "\u{0301}", count: 2_000), count: 60)
+            #expect(zalgo.count == 60 && zalgo.utf8.count > 200_000)
+            let refused = try await client.call("/room/create", ["subject": .string(zalgo)], as: host.token)
+            #expect(errCode(refused) == 1 && refused["errMsg"]?.string?.contains("subject") == true, "\(refused["errMsg"] ?? .null)")
+            #expect(try await fixture.server.server().services.engine.store.count(fixture.server.id(0), pluginID: "sealmic", state: "open") == 0)
+        }
+    }
+
     @Test func concurrentCreatesNeverPassTheRoomLimit() async throws {
         let fixture = try await SealMicFixture(table: "[plugins.sealmic]\nmaxRooms = 3\n")
         try await fixture.server.live { http in
             let client = SealMicClient(http: http, base: fixture.base())
             var hosts: [SealMicUser] = []
             for _ in 0..<10 { hosts.append(try await client.login()) }
-            let codes = try await withThrowingTaskGroup(of: Int64?.self) { group in
-                for host in hosts { group.addTask { errCode(try await client.call("/room/create", ["subject": "Race"], as: host.token)) } }
-                return try await group.reduce(into: [Int64?]()) { $0.append($1) }
+            // At once, a connection each (the test client sends one request at a time).
+            let burst = hosts.map {
+                ParallelRequests.Request(path: "\(fixture.base())/room/create", body: #"{"subject":"Race"}"#, contentType: "application/json",
+                                         headers: [("Authorization", $0.token)])
             }
+            let codes = try await ParallelRequests.send(port: try #require(http.client.port), burst).map { errCode($0.answer) }
             #expect(codes.filter { $0 == 0 }.count == 3 && codes.filter { $0 == 26 }.count == 7)
             #expect(try await fixture.server.server().services.engine.store.count(fixture.server.id(0), pluginID: "sealmic", state: "open") == 3)
         }

@@ -19,7 +19,20 @@ public enum DatabaseURL {
         try endpoint(from: string).pool
     }
 
-    public static func endpoint(from string: String) throws -> Endpoint {
+    /// The pool's sessions are bounded: no statement runs longer than
+    /// `statementTimeout`, and no transaction sits idle longer than
+    /// `idleInTransactionTimeout` holding its locks (a slow or hostile
+    /// request cannot pin a connection or a room).
+    public static func endpoint(from string: String, statementTimeout: String = "10s", idleInTransactionTimeout: String = "30s") throws -> Endpoint {
+        let endpoint = try unbounded(from: string)
+        var pool = endpoint.pool
+        pool.options.additionalStartupParameters += [
+            ("statement_timeout", statementTimeout), ("idle_in_transaction_session_timeout", idleInTransactionTimeout),
+        ]
+        return Endpoint(pool: pool, connection: endpoint.connection)
+    }
+
+    private static func unbounded(from string: String) throws -> Endpoint {
         guard let url = URLComponents(string: string),
               url.scheme == "postgres" || url.scheme == "postgresql" else {
             throw Invalid(description: "DATABASE_URL must look like postgres://user:password@host:port/database")

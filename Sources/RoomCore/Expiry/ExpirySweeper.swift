@@ -30,7 +30,7 @@ public struct ExpirySweeper: Service {
             do {
                 try await sweepOnce()
             } catch {
-                logger.error("expiry sweep failed", metadata: ["error": "\(String(reflecting: error))"])
+                logger.error("expiry sweep failed", metadata: ["error": "\(LoggableError.describe(error))"])
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: configuration.interval) }
         }

@@ -44,7 +44,7 @@ public struct OutboxDispatcher: Service {
             do {
                 delivered = try await dispatchOnce()
             } catch {
-                logger.error("outbox dispatch failed", metadata: ["error": "\(String(reflecting: error))"])
+                logger.error("outbox dispatch failed", metadata: ["error": "\(LoggableError.describe(error))"])
             }
             if delivered < configuration.batchSize {
                 try? await cancelWhenGracefulShutdown { [configuration] in await configuration.signal.wait(timeout: configuration.pollInterval) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A client request's parameters, merged from the query string and the body
 /// (form or JSON), as strings. Accessors throw `ParameterError` naming the
 /// field; each wire style turns that into its own bad-parameter answer.
@@ -42,6 +44,17 @@ public struct WireParameters: Sendable, Equatable {
             throw ParameterError(field: name, reason: "must be between \(range.lowerBound) and \(range.upperBound)")
         }
         return Int(value)
+    }
+
+    /// A required text of `characters` characters, trimmed. Its length is
+    /// measured in bytes too (at most 4 a character): one "character" can be a
+    /// base letter with thousands of combining marks.
+    public func text(_ name: String, characters: ClosedRange<Int>) throws(ParameterError) -> String {
+        let text = try required(name).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard characters.contains(text.count), text.utf8.count <= characters.upperBound * 4 else {
+            throw ParameterError(field: name, reason: "must be \(characters.lowerBound)-\(characters.upperBound) characters (at most \(characters.upperBound * 4) bytes)")
+        }
+        return text
     }
 
     /// true/false, also 1/0 as some clients send.

@@ -11,8 +11,7 @@ extension RoomEngine {
     func closeRooms(_ rooms: [Room], reason: CloseReason, actor: Actor, connection: PostgresConnection, now: Date) async throws -> [(tenantID: TenantID, messages: [OutboxMessage])] {
         guard !rooms.isEmpty else { return [] }
         let writes = RoomWrites(connection: connection, logger: database.logger)
-        try await writes.close(rooms, reason: reason, now: now)
-        try await writes.events(rooms, kind: "closed", actor: actor, detail: ["reason": reason.rawValue], at: now)
+        try await writes.close(rooms, reason: reason, actor: actor, now: now)
         var effects: [(tenantID: TenantID, messages: [OutboxMessage])] = []
         let groups = Dictionary(grouping: rooms) { GroupKey(tenantID: $0.tenantID, pluginID: $0.pluginID) }
         for (key, group) in groups.sorted(by: { ($0.key.tenantID, $0.key.pluginID) < ($1.key.tenantID, $1.key.pluginID) }) {

@@ -44,7 +44,9 @@ public struct RoomEngine: Sendable {
         spec.ttlSeconds = spec.ttlSeconds ?? enabled.policy.ttlSeconds
         try enabled.plugin.prepare(&spec, now)
         spec.name = spec.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...128).contains(spec.name.count) else { throw RoomError.invalid(field: "name", reason: "must be 1-128 characters") }
+        guard (1...128).contains(spec.name.count), spec.name.utf8.count <= 512 else {
+            throw RoomError.invalid(field: "name", reason: "must be 1-128 characters (at most 512 bytes)")
+        }
         guard !spec.owner.isEmpty, spec.owner.utf8.count <= 128 else { throw RoomError.invalid(field: "owner", reason: "must be 1-128 bytes") }
         let ttl = spec.ttlSeconds ?? enabled.policy.ttlSeconds
         guard RoomLifecycle.ttlRange.contains(ttl) else { throw RoomError.invalid(field: "ttlSeconds", reason: RoomLifecycle.ttlRangeText) }
@@ -55,9 +57,7 @@ public struct RoomEngine: Sendable {
         do {
             let (room, queued) = try await database.transaction { connection in
                 let writes = RoomWrites(connection: connection, logger: database.logger)
-                if let limit = enabled.policy.maxRooms {
-                    try await writes.checkRoomLimit(tenant.id, pluginID: spec.pluginID, limit: limit, now: now)
-                }
+                try await writes.checkRoomLimits(tenant.id, pluginID: spec.pluginID, owner: spec.owner, policy: enabled.policy, now: now)
                 let room = try await writes.insertRoom(spec, tenantID: tenant.id, capacity: capacity, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
                 try await writes.event(room, kind: "created", actor: actor, detail: ["name": room.name, "owner": room.owner], at: now)
                 if let reservation = room.reservation {

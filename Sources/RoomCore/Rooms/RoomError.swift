@@ -12,6 +12,8 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
     case pluginNotEnabled(String)
     /// The tenant has as many live rooms of the plugin as its policy allows.
     case tooManyRooms(limit: Int)
+    /// The owner has as many live rooms of the plugin as the policy allows one owner.
+    case tooManyRoomsForOwner(limit: Int)
     case invalid(field: String, reason: String)
     /// The creation data a plugin's rooms need is missing or wrong
     /// (`field` is `options.…`).
@@ -29,6 +31,7 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notMember: "account is not in this room"
         case .pluginNotEnabled(let id): "plugin \(id) is not enabled for this tenant"
         case .tooManyRooms(let limit): "the tenant already has \(limit) open rooms"
+        case .tooManyRoomsForOwner(let limit): "the owner already has \(limit) open rooms"
         case .invalid(let field, let reason), .invalidOptions(let field, let reason): "\(field): \(reason)"
         }
     }
@@ -46,6 +49,7 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notMember: "not_member"
         case .pluginNotEnabled: "plugin_not_enabled"
         case .tooManyRooms: "too_many_rooms"
+        case .tooManyRoomsForOwner: "too_many_rooms_for_owner"
         case .invalid: "invalid_parameter"
         case .invalidOptions: "invalid_options"
         }

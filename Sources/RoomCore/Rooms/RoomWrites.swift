@@ -56,15 +56,19 @@ struct RoomWrites {
     }
 
     /// Refuses a create beyond the policy's live rooms of the plugin in the
-    /// tenant. Creates of one tenant and plugin wait for each other here (an
-    /// advisory lock held to commit), so concurrent creates cannot pass it.
-    func checkRoomLimit(_ tenantID: TenantID, pluginID: String, limit: Int, now: Date) async throws {
+    /// tenant, or of one owner. Creates of one tenant and plugin wait for each
+    /// other here (an advisory lock held to commit), so concurrent creates
+    /// cannot pass either limit.
+    func checkRoomLimits(_ tenantID: TenantID, pluginID: String, owner: AccountID, policy: RoomPolicy, now: Date) async throws {
+        guard policy.maxRooms != nil || policy.maxRoomsPerOwner != nil else { return }
         try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(tenantID + "/" + pluginID + "/rooms")))", logger: logger)
         let rows = try await connection.query("""
-            SELECT count(*)::int FROM rooms
+            SELECT count(*)::int, count(*) FILTER (WHERE owner = \(owner))::int FROM rooms
             WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = 'open' AND expires_at > \(now)
             """, logger: logger).collect()
-        if let open = try rows.decode(Int.self).first, open >= limit { throw RoomError.tooManyRooms(limit: limit) }
+        guard let (all, owned) = try rows.decode((Int, Int).self).first else { return }
+        if let limit = policy.maxRooms, all >= limit { throw RoomError.tooManyRooms(limit: limit) }
+        if let limit = policy.maxRoomsPerOwner, owned >= limit { throw RoomError.tooManyRoomsForOwner(limit: limit) }
     }
 
     func insertRoom(_ spec: NewRoom, tenantID: TenantID, capacity: Int, now: Date, expiresAt: Date) async throws -> Room {
@@ -110,12 +114,19 @@ struct RoomWrites {
         }
     }
 
-    /// One statement for a batch of rooms (the sweeper closes hundreds at once).
-    func close(_ rooms: [Room], reason: CloseReason, now: Date) async throws {
+    /// Closes a batch of rooms and writes their audit events in one statement
+    /// (the sweeper closes a thousand at once; dissolve, one).
+    func close(_ rooms: [Room], reason: CloseReason, actor: Actor, now: Date) async throws {
+        let detail = JSONValue.object(["reason": .string(reason.rawValue)]).jsonText
         try await connection.query("""
-            UPDATE rooms r SET state = 'closed', close_reason = \(reason.rawValue), closed_at = \(now), version = r.version + 1
-            FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
-            WHERE r.tenant_id = u.t AND r.room_id = u.id
+            WITH closed AS (
+                UPDATE rooms r SET state = 'closed', close_reason = \(reason.rawValue), closed_at = \(now), version = r.version + 1
+                FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
+                WHERE r.tenant_id = u.t AND r.room_id = u.id
+                RETURNING r.tenant_id, r.room_id
+            )
+            INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+            SELECT tenant_id, room_id, \(now), 'closed', \(actor.description), \(detail)::jsonb FROM closed
             """, logger: logger)
     }
 

@@ -65,7 +65,7 @@ struct ClientAPI: Sendable {
             logger.warning("IM provider call failed", metadata: ["error": "\(error)"])
             return WireEnvelope.failure(style, WireEnvelope.providerError(style))
         } catch {
-            logger.error("client route failed", metadata: ["path": "\(plugin.routeSignatures[route].path)", "error": "\(String(reflecting: error))"])
+            logger.error("client route failed", metadata: ["path": "\(plugin.routeSignatures[route].path)", "error": "\(LoggableError.describe(error))"])
             return WireEnvelope.failure(style, WireEnvelope.internalError(style))
         }
     }

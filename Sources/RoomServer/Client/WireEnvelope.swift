@@ -31,7 +31,7 @@ enum WireEnvelope {
             switch error {
             case .notFound: ClientError(code: 804, message: error.description)
             case .closed: ClientError(code: 801, message: error.description)
-            case .tooManyRooms: ClientError(code: 429, message: error.description)
+            case .tooManyRooms, .tooManyRoomsForOwner: ClientError(code: 429, message: error.description)
             case .notOwner, .full, .reservedForOthers, .banned, .notMember: ClientError(code: 403, message: error.description)
             case .notInIMChatroom: ClientError(code: 800, message: error.description)
             case .pluginNotEnabled: ClientError(code: 404, message: error.description)
@@ -42,7 +42,7 @@ enum WireEnvelope {
             case .notFound, .closed: ClientError(code: 20, message: error.description)
             case .notOwner, .reservedForOthers, .banned: ClientError(code: 3, message: error.description)
             case .full: ClientError(code: 27, message: error.description)
-            case .tooManyRooms: ClientError(code: 26, message: error.description)
+            case .tooManyRooms, .tooManyRoomsForOwner: ClientError(code: 26, message: error.description)
             case .notInIMChatroom, .notMember: ClientError(code: 21, message: error.description)
             case .pluginNotEnabled: ClientError(code: 4, message: error.description)
             case .invalid, .invalidOptions: ClientError(code: 1, message: error.description)

@@ -53,7 +53,7 @@ public struct Problem: HTTPResponseError, Sendable {
     public static func from(_ error: RoomError) -> Problem {
         switch error {
         case .notFound: Problem(.notFound, code: error.code, detail: error.description)
-        case .closed, .full, .reservedForOthers, .banned, .notInIMChatroom, .notMember, .tooManyRooms:
+        case .closed, .full, .reservedForOthers, .banned, .notInIMChatroom, .notMember, .tooManyRooms, .tooManyRoomsForOwner:
             Problem(.conflict, code: error.code, detail: error.description)
         case .notOwner: Problem(.forbidden, code: error.code, detail: error.description)
         case .pluginNotEnabled: Problem(.unprocessableContent, code: error.code, detail: error.description, field: "plugin")
@@ -81,7 +81,7 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch let error as HTTPResponseError {
             return try error.response(from: request, context: context)
         } catch {
-            context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+            context.logger.error("unhandled error", metadata: ["error": "\(LoggableError.describe(error))", "path": "\(request.uri.path)"])
             return try Problem(.internalServerError, code: "internal", detail: "internal error; see the server log").response(from: request, context: context)
         }
     }
