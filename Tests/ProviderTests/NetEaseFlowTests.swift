@@ -69,4 +69,30 @@ import Testing
             await #expect(throws: IMError.chatroomNotFound("1")) { try await tenant.im.queueList("1") }
         }
     }
+
+    /// A lobby's `/room/list` polls: NetEase answers one chatroom per call, so
+    /// counts are asked in parallel and kept a few seconds; polling again
+    /// costs the vendor nothing.
+    @Test func listingManyRoomsAsksTheVendorOncePerRoomPerFewSeconds() async throws {
+        let fake = FakeNetEase()
+        try await fake.vendor.run { url in
+            let fixture = try await VendorTables.fixture(VendorTables.netease(url))
+            try await fixture.live { http in
+                let base = "/t/\(fixture.id(0))/audio-chatroom"
+                var rooms: [Int64] = []
+                for index in 0..<12 {
+                    let sid = try #require(try await http.form("\(base)/user/get", "")["data"]?["sid"]?.string)
+                    rooms.append(try #require(try await http.form("\(base)/room/create", "sid=\(sid)&roomName=Lobby\(index)")["data"]?["roomId"]?.int64))
+                }
+                fake.enter("someone", String(rooms[3]))
+                for _ in 0..<3 {
+                    let listed = try #require(try await http.form("\(base)/room/list", "limit=20")["data"])
+                    guard case .array(let list)? = listed["list"] else { Issue.record("list"); return }
+                    #expect(list.count == 12)
+                    #expect(list.first { $0["roomId"]?.int64 == rooms[3] }?["onlineUserCount"] == .number(1))
+                }
+                #expect(fake.vendor.calls(to: "/chatroom/get.action").count == 12, "one call per room for three polls")
+            }
+        }
+    }
 }

@@ -21,6 +21,7 @@ public struct NetEaseIMProvider: IMProvider, CallbackVerifier {
     let configuration: Configuration
     let clock: any RoomClock
     let http: ProviderHTTP
+    let onlineCountCache = OnlineCountCache()
 
     public init(_ configuration: Configuration, clock: any RoomClock) {
         self.configuration = configuration
@@ -81,15 +82,14 @@ public struct NetEaseIMProvider: IMProvider, CallbackVerifier {
         return members.contains { $0["accid"]?.string == accid && $0["onlineStat"] == .bool(true) }
     }
 
-    /// One `/chatroom/get.action` per chatroom (NetEase has no batch count).
+    /// One `/chatroom/get.action` per chatroom (NetEase has no batch count):
+    /// cached briefly and asked in parallel (see `OnlineCountCache`).
     public func onlineCounts(_ chatrooms: [String]) async throws -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for chatroom in chatrooms {
+        try await onlineCountCache.counts(chatrooms) { chatroom in
             let answer = try await call("/chatroom/get.action", "onlineCounts", idempotent: true,
                                         [("roomid", chatroom), ("needOnlineUserCount", "true")], chatroom: chatroom)
-            counts[chatroom] = answer["chatroom"]?["onlineusercount"]?.int64.map(Int.init) ?? 0
+            return answer["chatroom"]?["onlineusercount"]?.int64.map(Int.init) ?? 0
         }
-        return counts
     }
 
     /// `type` is the msgType (100 for the apps' custom messages).

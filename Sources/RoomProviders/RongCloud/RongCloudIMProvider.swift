@@ -46,6 +46,7 @@ public struct RongCloudIMProvider: IMProvider, CallbackVerifier {
     let configuration: Configuration
     let clock: any RoomClock
     let http: ProviderHTTP
+    let onlineCountCache = OnlineCountCache()
 
     public init(_ configuration: Configuration, clock: any RoomClock) {
         self.configuration = configuration
@@ -86,13 +87,12 @@ public struct RongCloudIMProvider: IMProvider, CallbackVerifier {
         try await call("/chatroom/user/exist.json", "isMember", [("chatroomId", chatroom), ("userId", accid)])["isInChrm"] == .bool(true)
     }
 
+    /// One query per chatroom: cached briefly and asked in parallel (see `OnlineCountCache`).
     public func onlineCounts(_ chatrooms: [String]) async throws -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for chatroom in chatrooms {
+        try await onlineCountCache.counts(chatrooms) { chatroom in
             let answer = try await call("/chatroom/user/query.json", "onlineCounts", [("chatroomId", chatroom), ("count", "1"), ("order", "1")])
-            counts[chatroom] = answer["total"]?.int64.map(Int.init) ?? 0
+            return answer["total"]?.int64.map(Int.init) ?? 0
         }
-        return counts
     }
 
     /// `type` is the objectName ("SM:RDNtfyMsg").
