@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import RoomCore
 
 /// Requests that really arrive at once: the test client sends one request at
@@ -57,5 +58,31 @@ public enum ParallelRequests {
             try? await client.shutdown()
             throw error
         }
+    }
+}
+
+/// One request at a time on fresh connections (AsyncHTTPClient): a hostile
+/// request that makes the server close its connection does not end the test
+/// client's, and a response the client cannot parse is reported, not fatal.
+public final class RawHTTP: Sendable {
+    let client: HTTPClient
+    let port: Int
+
+    public init(port: Int) {
+        self.port = port
+        client = HTTPClient(eventLoopGroupProvider: .singleton)
+    }
+
+    public func send(_ method: HTTPMethod, _ uri: String, headers: [(String, String)], body: String?) async throws -> (status: Int, text: String) {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(uri)")
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 4 << 20)))
+    }
+
+    public func shutdown() async throws {
+        try await client.shutdown()
     }
 }

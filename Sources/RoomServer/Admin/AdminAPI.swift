@@ -16,6 +16,7 @@ struct AdminAPI: Sendable {
     func register(on router: Router<RoomRequestContext>) {
         let admin = router.group("admin/v1")
             .add(middleware: AdminAuthMiddleware(operatorKeyDigest: operatorKeyDigest, tenants: tenants))
+            .add(middleware: AdminInputMiddleware())
         registerTenantRoutes(admin)
         registerRoomRoutes(admin.group("tenants/:tenant/rooms"))
         registerOutboxRoutes(admin.group("tenants/:tenant"))

@@ -13,6 +13,9 @@ extension Request {
             throw Problem(.contentTooLarge, code: "body_too_large", detail: "the body may be at most \(context.maxUploadSize) bytes")
         }
         let data = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
+        if let parsed = JSONValue.parse(String(decoding: data, as: UTF8.self)), let field = AdminInputMiddleware.fieldWithNUL(parsed) {
+            throw Problem.invalid(field, "must not contain NUL")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch DecodingError.typeMismatch(let expected, let where_) {
