@@ -30,6 +30,9 @@ extension RoomEngine {
     /// One transaction: claim, decide each room, release or close.
     private func sweep(_ command: RoomLifecycle.Command, now: Date, claim: (RoomWrites) async throws -> [Room]) async throws -> Int {
         let (changed, queued): (Int, Bool) = try await database.transaction { connection in
+            // A batch of a thousand rooms is background work: it may take
+            // longer than the pool's limit for a client's statement.
+            try await connection.query("SET LOCAL statement_timeout = '60s'", logger: database.logger)
             let writes = RoomWrites(connection: connection, logger: database.logger)
             var closing: [CloseReason: [Room]] = [:]
             var released: [Room] = []
