@@ -88,6 +88,15 @@ import Testing
             #expect(try await state.stream(fixture.id(0), "s1")?.live == true)
             #expect(try await http.request(.post, path, json: body(0, t: later)).status == .ok)
             #expect(try await state.stream(fixture.id(0), "s1")?.live == false)
+
+            // A captured callback sent again is refused (on any instance: the
+            // receipt is in PostgreSQL) and changes nothing.
+            let replayed = try await http.request(.post, path, json: body(1, t: later))
+            #expect(replayed.status == .conflict && replayed.json["code"]?.string == "callback_replayed")
+            #expect(try await state.stream(fixture.id(0), "s1")?.live == false)
+            let farAhead = Int64(Date().timeIntervalSince1970) + 86_400
+            #expect(try await http.request(.post, path, json: body(1, t: farAhead)).status == .unauthorized, "a sign valid for a day is refused")
+            #expect(try await state.stream(fixture.id(0), "s1")?.live == false)
         }
     }
 }

@@ -9,13 +9,47 @@ public struct ProviderStateStore: Sendable {
         self.database = database
     }
 
+    /// A verified callback that was applied before: refused, on every instance.
+    public struct Replayed: Error, Sendable {}
+
+    /// How long a callback's receipt is kept (a replay after that is refused
+    /// by the vendor's own time check, where it has one).
+    public static let receiptRetention: TimeInterval = 7 * 86_400
+
     /// Records a callback's events and runs the hooks of the tenant's plugins
     /// on them, in one transaction; true when outbox work was queued.
+    /// `receipt` (a digest of what the vendor signed) is remembered in the
+    /// same transaction: the same callback again throws `Replayed` and
+    /// changes nothing.
     @discardableResult
-    public func apply(_ events: [ProviderEvent], tenant: Tenant, provider: String, now: Date) async throws -> Bool {
-        guard !events.isEmpty else { return false }
+    public func apply(_ events: [ProviderEvent], tenant: Tenant, provider: String, receipt: String? = nil, now: Date) async throws -> Bool {
         let tenantID = tenant.id
+        if let receipt {
+            return try await database.transaction { connection in
+                let fresh = try await connection.query("""
+                    INSERT INTO provider_callback_receipts (tenant_id, provider, digest, received_at)
+                    VALUES (\(tenantID), \(provider), \(receipt), \(now)) ON CONFLICT DO NOTHING RETURNING 1
+                    """, logger: database.logger).collect()
+                guard !fresh.isEmpty else { throw Replayed() }
+                // Old receipts go in small batches, as callbacks arrive.
+                try await connection.query("""
+                    DELETE FROM provider_callback_receipts WHERE ctid IN (
+                        SELECT ctid FROM provider_callback_receipts
+                        WHERE received_at < \(now.addingTimeInterval(-Self.receiptRetention)) LIMIT 100)
+                    """, logger: database.logger)
+                return try await record(events, tenant: tenant, provider: provider, now: now, on: connection)
+            }
+        }
+        guard !events.isEmpty else { return false }
         return try await database.transaction { connection in
+            try await record(events, tenant: tenant, provider: provider, now: now, on: connection)
+        }
+    }
+
+    /// The events and the plugins' hooks on them; true when outbox work was queued.
+    private func record(_ events: [ProviderEvent], tenant: Tenant, provider: String, now: Date, on connection: PostgresConnection) async throws -> Bool {
+        let tenantID = tenant.id
+        do {
             var messages: [OutboxMessage] = []
             for event in events {
                 try await record(event, tenantID: tenantID, provider: provider, now: now, on: connection)

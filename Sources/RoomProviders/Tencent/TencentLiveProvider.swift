@@ -83,11 +83,19 @@ public struct TencentLiveProvider: LiveProvider, CallbackVerifier {
     }
 
     /// `sign` = MD5(callbackKey + t), with `t` not yet past.
+    /// The longest a callback's sign may still be valid for (Tencent sends
+    /// the event time plus a few minutes).
+    static let signValidity: TimeInterval = 3_600
+
     public func verify(_ callback: ProviderCallback, now: Date) -> Result<[ProviderEvent], CallbackRefusal> {
         guard let event = JSONValue.parse(String(decoding: callback.body, as: UTF8.self)),
               let t = event["t"]?.parameterText, let sign = event["sign"]?.string else { return .failure(.badSignature) }
         guard Digests.equal(sign, TencentSigning.callbackSign(key: configuration.callbackKey, t: t)) else { return .failure(.badSignature) }
-        guard let expiry = Double(t), expiry >= now.timeIntervalSince1970 else { return .failure(.expired) }
+        // `t` is when the sign stops being valid: not past, and not far ahead
+        // (a sign valid for days would make a captured callback a weapon).
+        guard let expiry = Double(t), expiry >= now.timeIntervalSince1970, expiry <= now.timeIntervalSince1970 + Self.signValidity else {
+            return .failure(.expired)
+        }
         guard let stream = event["stream_id"]?.string, let type = event["event_type"]?.int64 else {
             return .failure(.malformed("stream_id and event_type are required"))
         }

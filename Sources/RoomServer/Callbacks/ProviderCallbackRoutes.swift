@@ -13,6 +13,15 @@ struct ProviderCallbackRoutes: Sendable {
         let code: Int
     }
 
+    /// What identifies one signed callback: its body, its query and the
+    /// headers vendors sign with. The same bytes again are a replay (a vendor
+    /// that resends signs again, with a new time).
+    static func receipt(_ callback: ProviderCallback, provider: String) -> String {
+        let query = callback.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        let signed = ["md5", "curtime", "checksum", "signature", "timestamp", "nonce"].map { callback.headers[$0] ?? "" }.joined(separator: "|")
+        return Secrets.sha256Hex(provider + "\n" + query + "\n" + signed + "\n" + String(decoding: callback.body, as: UTF8.self))
+    }
+
     func register(on router: Router<RoomRequestContext>) {
         router.post("t/:tenant/callbacks/:provider") { request, context -> Accepted in
             let tenantID = try context.parameters.require("tenant")
@@ -41,8 +50,14 @@ struct ProviderCallbackRoutes: Sendable {
                 if let problem = events.lazy.compactMap(\.problem).first {
                     throw Problem(.badRequest, code: "callback_malformed", detail: "malformed callback: \(problem)")
                 }
-                if try await ProviderStateStore(database: services.database).apply(events, tenant: tenant, provider: provider, now: services.clock.now()) {
-                    services.wakeOutbox()
+                do {
+                    if try await ProviderStateStore(database: services.database).apply(
+                        events, tenant: tenant, provider: provider, receipt: Self.receipt(callback, provider: provider), now: services.clock.now()) {
+                        services.wakeOutbox()
+                    }
+                } catch is ProviderStateStore.Replayed {
+                    context.logger.warning("provider callback replayed", metadata: ["tenant": "\(tenantID)", "provider": "\(provider)"])
+                    throw Problem(.conflict, code: "callback_replayed", detail: "this callback was received before; it changes nothing again")
                 }
                 // Tencent reads {"code":0}; NetEase and RongCloud only need the 200.
                 return Accepted(code: provider == "tencent" ? 0 : 200)
