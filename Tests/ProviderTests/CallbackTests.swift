@@ -17,8 +17,8 @@ import Testing
         try await fixture.live { (http: HTTP) async throws -> Void in
             let path = "/t/\(fixture.id(0))/callbacks/netease"
             let body = #"{"eventType":"9","roomId":"70000001","accid":"ann","enterOrOut":"IN"}"#
-            func headers(md5: String, checkSum: String? = nil) -> HTTPFields {
-                let curTime = String(Int64(Date().timeIntervalSince1970 * 1000))
+            func headers(md5: String, checkSum: String? = nil, at time: Date = Date()) -> HTTPFields {
+                let curTime = String(Int64(time.timeIntervalSince1970 * 1000))
                 var fields = HTTPFields()
                 fields[HTTPField.Name("AppKey")!] = FakeNetEase.appKey
                 fields[HTTPField.Name("CurTime")!] = curTime
@@ -29,6 +29,8 @@ import Testing
             #expect(try await http.request(.post, path, json: body, headers: headers(md5: Self.md5(body), checkSum: "0" + String(repeating: "a", count: 39))).status == .unauthorized)
             #expect(try await http.request(.post, path, json: body, headers: headers(md5: Self.md5("{}"))).status == .unauthorized, "the MD5 is the body's")
             #expect(try await http.request(.post, path, json: body).status == .unauthorized, "unsigned")
+            let stale = headers(md5: Self.md5(body), at: Date().addingTimeInterval(-600))
+            #expect(try await http.request(.post, path, json: body, headers: stale).status == .unauthorized, "signed 10 minutes ago: outside the window")
             #expect(try await state.chatroomMembers(fixture.id(0), provider: "netease", chatroom: "70000001").isEmpty, "refusals change nothing")
 
             #expect(try await http.request(.post, path, json: body, headers: headers(md5: Self.md5(body))).status == .ok)
@@ -46,13 +48,14 @@ import Testing
         let fixture = try await VendorTables.fixture(VendorTables.rongcloud("http://127.0.0.1:9", backup: "http://127.0.0.1:9"))
         let state = ProviderStateStore(database: fixture.database)
         try await fixture.live { (http: HTTP) async throws -> Void in
-            func path(signature: String? = nil) -> String {
-                let nonce = "12345", timestamp = String(Int64(Date().timeIntervalSince1970 * 1000))
+            func path(signature: String? = nil, at time: Date = Date()) -> String {
+                let nonce = "12345", timestamp = String(Int64(time.timeIntervalSince1970 * 1000))
                 let signature = signature ?? Self.sha1(FakeRongCloud.appSecret + nonce + timestamp)
                 return "/t/\(fixture.id(0))/callbacks/rongcloud?appKey=\(FakeRongCloud.appKey)&nonce=\(nonce)&timestamp=\(timestamp)&signature=\(signature)"
             }
             let joined = #"[{"chatRoomId":"r1","userIds":["ann","bob"],"status":0,"type":1,"time":1700000000000}]"#
             #expect(try await http.request(.post, path(signature: Self.sha1("forged")), json: joined).status == .unauthorized)
+            #expect(try await http.request(.post, path(at: Date().addingTimeInterval(-600)), json: joined).status == .unauthorized, "outside the window")
             #expect(try await state.chatroomMembers(fixture.id(0), provider: "rongcloud", chatroom: "r1").isEmpty)
             #expect(try await http.request(.post, path(), json: joined).status == .ok)
             #expect(try await state.chatroomMembers(fixture.id(0), provider: "rongcloud", chatroom: "r1") == ["ann", "bob"])

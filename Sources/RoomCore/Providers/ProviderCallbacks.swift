@@ -46,7 +46,7 @@ public enum CallbackRefusal: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .badSignature: "the signature does not verify"
-        case .expired: "the callback's time has passed"
+        case .expired: "the callback's time is outside the accepted window"
         case .malformed(let detail): "malformed callback: \(detail)"
         }
     }
@@ -57,4 +57,17 @@ public enum CallbackRefusal: Error, Sendable, Equatable, CustomStringConvertible
 public protocol CallbackVerifier: Sendable {
     var callbackName: String { get }
     func verify(_ callback: ProviderCallback, now: Date) -> Result<[ProviderEvent], CallbackRefusal>
+}
+
+/// How far a signed callback's own time may be from ours: a captured
+/// callback is worthless after this (and within it, its receipt refuses it).
+public enum CallbackWindow {
+    public static let seconds: TimeInterval = 300
+
+    /// `stamp` in Unix seconds or milliseconds (vendors differ), as sent.
+    public static func contains(_ stamp: String, now: Date) -> Bool {
+        guard let value = Double(stamp), value.isFinite, value > 0 else { return false }
+        let seconds = value > 100_000_000_000 ? value / 1_000 : value
+        return abs(seconds - now.timeIntervalSince1970) <= Self.seconds
+    }
 }

@@ -141,6 +141,7 @@ public struct NetEaseIMProvider: IMProvider, CallbackVerifier {
               Digests.equal(checkSum, NetEaseSigning.callbackCheckSum(secret: configuration.appSecret, md5: md5.lowercased(), curTime: curTime)) else {
             return .failure(.badSignature)
         }
+        guard CallbackWindow.contains(curTime, now: now) else { return .failure(.expired) }
         guard let event = JSONValue.parse(String(decoding: callback.body, as: UTF8.self)) else { return .failure(.malformed("the body is not JSON")) }
         guard event["eventType"]?.parameterText == "9" else { return .success([]) }
         guard let room = event["roomId"]?.parameterText, !room.isEmpty, let accid = event["accid"]?.string else {

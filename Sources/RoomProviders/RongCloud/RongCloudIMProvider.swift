@@ -129,6 +129,7 @@ public struct RongCloudIMProvider: IMProvider, CallbackVerifier {
               Digests.equal(signature, RongCloudSigning.signature(secret: configuration.appSecret, nonce: nonce, timestamp: timestamp)) else {
             return .failure(.badSignature)
         }
+        guard CallbackWindow.contains(timestamp, now: now) else { return .failure(.expired) }
         guard case .array(let changes)? = JSONValue.parse(String(decoding: callback.body, as: UTF8.self)) else {
             return .failure(.malformed("the body is not a JSON array"))
         }
