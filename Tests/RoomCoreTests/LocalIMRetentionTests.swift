@@ -32,4 +32,29 @@ import Testing
         let open = try await local.isOpen(chatroom)
         #expect(open, "current state is untouched")
     }
+
+    /// A socket whose disconnect failed (the database was away) stayed
+    /// "present" for ever: the heartbeat refreshed every row of its instance,
+    /// which satisfied join-IM-first and inflated online counts. The
+    /// heartbeat now refreshes only the sockets the instance holds.
+    @Test func theHeartbeatKeepsOnlyLiveSocketsPresent() async throws {
+        let fixture = try await EngineFixture()
+        let local = fixture.local()
+        let hub = LocalIMHub(database: fixture.database, clock: fixture.clock, logger: fixture.logger)
+        let chatroom = try await local.createChatroom(name: "hall", creator: "host")
+        let live = UUID(), stale = UUID()
+        for (connection, accid) in [(live, "alive"), (stale, "ghost")] {
+            try await local.connect(connection, accid: accid, instance: hub.instanceID)
+            #expect(try await local.enter(chatroom, connection: connection, accid: accid))
+        }
+        _ = hub.register(live, tenantID: fixture.tenant.id, accid: "alive")
+        // The ghost's socket is gone but its disconnect never reached the database.
+        fixture.clock.advance(by: 60)
+        try await hub.beat()
+        fixture.clock.advance(by: 60)
+        #expect(try await local.isMember("alive", of: chatroom), "a live socket stays present")
+        #expect(try await local.isMember("ghost", of: chatroom) == false, "a socket the instance no longer holds is not present")
+        #expect(try await local.onlineCounts([chatroom])[chatroom] == 1)
+        hub.unregister(live)
+    }
 }

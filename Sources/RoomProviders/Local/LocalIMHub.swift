@@ -123,12 +123,29 @@ public final class LocalIMHub: Service, Sendable {
         while !Task.isCancelled {
             do { try await Task.sleep(for: heartbeatInterval) } catch { return }
             do {
-                try await database.query("UPDATE im_connections SET seen_at = \(clock.now()) WHERE instance_id = \(instanceID)")
+                try await beat()
                 try await LocalIMProvider.purge(database, now: clock.now())
             } catch {
                 logger.warning("local IM heartbeat failed", metadata: ["error": "\(error)"])
             }
         }
+    }
+
+    /// Refreshes only the connections this instance really holds. Its rows
+    /// for sockets it no longer has (a disconnect that failed while the
+    /// database was away) are removed, so they stop counting as present and
+    /// cannot satisfy join-IM-first. A row younger than 10 s is left alone:
+    /// a socket's row is written just before the hub registers it.
+    public func beat() async throws {
+        let live = sessions.withLock { Array($0.keys) }
+        let now = clock.now()
+        try await database.query("""
+            UPDATE im_connections SET seen_at = \(now) WHERE instance_id = \(instanceID) AND connection_id = ANY(\(live))
+            """)
+        try await database.query("""
+            DELETE FROM im_connections
+            WHERE instance_id = \(instanceID) AND NOT (connection_id = ANY(\(live))) AND connected_at < \(now.addingTimeInterval(-10))
+            """)
     }
 
     // MARK: delivery
