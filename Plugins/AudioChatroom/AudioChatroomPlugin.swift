@@ -49,6 +49,9 @@ public struct AudioChatroomPlugin: RoomPlugin {
 
     /// A room shows a picture: the one asked for, or one of the tenant's.
     public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
+        if let asked = spec.options["thumbnail"], !(1...1_024).contains(asked.string?.utf8.count ?? 0) {
+            throw RoomError.invalidOptions(field: "options.thumbnail", reason: "must be a picture's URL, 1-1024 bytes")
+        }
         let thumbnail = spec.options["thumbnail"]?.string ?? settings.thumbnails.randomElement() ?? ""
         spec.attributes = JSONValue.object(["thumbnail": .string(thumbnail)]).jsonText
     }

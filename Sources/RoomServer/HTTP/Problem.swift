@@ -75,6 +75,13 @@ struct ProblemMiddleware: RouterMiddleware {
             return try problem.response(from: request, context: context)
         } catch let error as RoomError {
             return try Problem.from(error).response(from: request, context: context)
+        } catch let error as ClientError {
+            // A plugin's own refusal met on an admin path (a second open game
+            // for a device, a student's second lesson): a conflict, in words.
+            return try Problem(.conflict, code: "plugin_refused", detail: "\(error.message) (plugin code \(error.code))")
+                .response(from: request, context: context)
+        } catch let error as ParameterError {
+            return try Problem.invalid(error.field, error.reason).response(from: request, context: context)
         } catch let error as HTTPError {
             let code = error.status == .notFound ? "not_found" : "http_\(error.status.code)"
             return try Problem(error.status, code: code, detail: error.body ?? error.status.reasonPhrase).response(from: request, context: context)
