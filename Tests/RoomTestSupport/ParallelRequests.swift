@@ -32,45 +32,39 @@ public enum ParallelRequests {
     /// Sends every request at once, a connection each; each answer as JSON
     /// with the request's index.
     public static func send(port: Int, _ requests: [Request]) async throws -> [(index: Int, answer: JSONValue)] {
-        let count = requests.count
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(5), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, count))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let http = RawHTTP(port: port, connections: requests.count)
         do {
             let answers = try await withThrowingTaskGroup(of: (Int, JSONValue).self) { group in
                 for (index, one) in requests.enumerated() {
                     group.addTask {
-                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(one.path)")
-                        request.method = .POST
-                        request.headers.add(name: "Content-Type", value: one.contentType)
-                        for (name, value) in one.headers { request.headers.add(name: name, value: value) }
-                        request.body = .bytes(ByteBuffer(string: one.body))
-                        let response = try await client.execute(request, timeout: .seconds(30))
-                        let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
-                        return (index, JSONValue.parse(text) ?? .string(text))
+                        let answer = try await http.send(.POST, one.path, headers: [("Content-Type", one.contentType)] + one.headers, body: one.body)
+                        return (index, JSONValue.parse(answer.text) ?? .string(answer.text))
                     }
                 }
                 return try await group.reduce(into: [(index: Int, answer: JSONValue)]()) { $0.append($1) }
             }
-            try await client.shutdown()
+            try await http.shutdown()
             return answers
         } catch {
-            try? await client.shutdown()
+            try? await http.shutdown()
             throw error
         }
     }
 }
 
-/// One request at a time on fresh connections (AsyncHTTPClient): a hostile
-/// request that makes the server close its connection does not end the test
-/// client's, and a response the client cannot parse is reported, not fatal.
+/// Requests on fresh connections (AsyncHTTPClient): a hostile request that
+/// makes the server close its connection does not end the test client's,
+/// and a response the client cannot parse is reported, not fatal.
 public final class RawHTTP: Sendable {
     let client: HTTPClient
     let port: Int
 
-    public init(port: Int) {
+    /// `connections`: how many may be open at once (a burst's size).
+    public init(port: Int, connections: Int = 8) {
         self.port = port
-        client = HTTPClient(eventLoopGroupProvider: .singleton)
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(5), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, connections))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     public func send(_ method: HTTPMethod, _ uri: String, headers: [(String, String)], body: String?) async throws -> (status: Int, text: String) {

@@ -13,13 +13,7 @@ struct RoomWrites {
     /// but not its subqueries, so the membership is read by the next
     /// statement, which sees every commit made before the lock was granted.
     func lockSnapshot(_ tenantID: TenantID, _ roomID: RoomID, account: AccountID?) async throws -> RoomLifecycle.Snapshot? {
-        let rows = try await connection.query("""
-            SELECT \(unescaped: RoomRows.columns), joined_count FROM rooms
-            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) FOR UPDATE
-            """, logger: logger).collect()
-        guard let row = rows.first else { return nil }
-        let room = try RoomRows.decode(row)
-        let joinedCount = try row.makeRandomAccess()["joined_count"].decode(Int.self)
+        guard let (room, joinedCount) = try await lockedRow(tenantID, roomID) else { return nil }
         var status: MemberStatus?
         if let account {
             let members = try await connection.query("""
@@ -32,10 +26,16 @@ struct RoomWrites {
 
     /// The room row locked for this transaction (see `lockSnapshot`).
     func lockRoom(_ tenantID: TenantID, _ roomID: RoomID) async throws -> Room? {
+        try await lockedRow(tenantID, roomID)?.room
+    }
+
+    private func lockedRow(_ tenantID: TenantID, _ roomID: RoomID) async throws -> (room: Room, joinedCount: Int)? {
         let rows = try await connection.query("""
-            SELECT \(unescaped: RoomRows.columns) FROM rooms WHERE tenant_id = \(tenantID) AND room_id = \(roomID) FOR UPDATE
+            SELECT \(unescaped: RoomRows.columns), joined_count FROM rooms
+            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) FOR UPDATE
             """, logger: logger).collect()
-        return try RoomRows.all(rows).first
+        guard let row = rows.first else { return nil }
+        return (try RoomRows.decode(row), try row.makeRandomAccess()["joined_count"].decode(Int.self))
     }
 
     /// Which of `accounts` are joined members of the room now.
