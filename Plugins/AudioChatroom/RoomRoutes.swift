@@ -49,7 +49,7 @@ enum RoomRoutes {
             for earlier in try await engine.store.openRooms(call.tenant.id, pluginID: pluginID, ownedBy: account.accid, limit: 100) {
                 _ = try? await engine.dissolve(earlier.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
             }
-            let room = try await engine.create(NewRoom(pluginID: pluginID, name: name, owner: account.accid), in: call.tenant, by: .account(account.accid))
+            let room = try await call.createRoom(NewRoom(pluginID: pluginID, name: name, owner: account.accid), by: .account(account.accid))
             return Created(roomId: room.id, creator: room.owner, name: room.name, thumbnail: thumbnail(room), createTime: room.createdAt.epochMilliseconds)
         },
 

@@ -78,9 +78,9 @@ enum LiveRoutes {
                 return try await started(live, call)
             }
             do {
-                let room = try await call.services.engine.create(
+                let room = try await call.createRoom(
                     NewRoom(pluginID: pluginID, name: title, owner: account.accid, options: ["deviceId": .string(device)]),
-                    in: call.tenant, by: .account(account.accid))
+                    by: .account(account.accid))
                 guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
                 return try await started(live, call)
             } catch let error as ClientError where error.code == HeadsetCodes.alreadyLive {

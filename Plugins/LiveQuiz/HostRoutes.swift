@@ -64,9 +64,9 @@ enum HostRoutes {
             if let questions { options = .object((options.object ?? [:]).merging(["questions": .string(questions)]) { $1 }) }
             let room: Room
             do {
-                room = try await call.services.engine.create(
+                room = try await call.createRoom(
                     NewRoom(pluginID: pluginID, name: "竞答 \(device.prefix(32))", owner: "host-" + Secrets.randomToken(bytes: 8), options: options),
-                    in: call.tenant, by: .system)
+                    by: .system)
             } catch let error as ClientError where error.code == QuizCodes.deviceHasGame {
                 // A concurrent create for this device won (the unique index decided).
                 if let resumed = try await resume(call, device: device) { return resumed }

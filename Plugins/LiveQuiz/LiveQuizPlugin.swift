@@ -20,8 +20,17 @@ public struct LiveQuizPlugin: RoomPlugin {
 
     public var id: String { Self.pluginID }
     public var wire: WireStyle { .netease }
-    /// An abandoned game expires after 2 h.
-    public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 2 * 3_600, capacity: 100_000) }
+    /// An abandoned game expires after 2 h. As the seed's server: an address
+    /// may create 100 tourists a day and one game every 3 s.
+    public var defaultPolicy: RoomPolicy {
+        RoomPolicy(ttlSeconds: 2 * 3_600, capacity: 100_000, accountsPerAddress: RateLimit(100, per: 86_400), roomsPerAddress: RateLimit(1, per: 3))
+    }
+
+    /// The seed answered 407 to an address that created too often.
+    public func clientError(for error: RoomError) -> ClientError? {
+        guard case .rateLimited = error else { return nil }
+        return ClientError(code: QuizCodes.tooOften, message: error.description)
+    }
 
     public func readSettings(_ reader: SettingsReader) -> Settings {
         Settings(
@@ -127,6 +136,7 @@ enum QuizCodes {
     static func over() -> ClientError { ClientError(code: gameOver, message: "the game is over") }
     static let deviceHasGame = 1204
     static let notLiveYet = 1205
+    static let tooOften = 407
     static func notLive() -> ClientError {
         ClientError(code: notLiveYet, message: "the game is not live: switch it to live (status 1) before publishing a question")
     }

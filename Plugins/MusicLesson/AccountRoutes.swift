@@ -31,6 +31,7 @@ enum AccountRoutes {
             let accid = try validAccid(call.parameters)
             let nickname = try call.parameters.text("nickname", characters: 1...32)
             let password = try md5Password(call.parameters)
+            try await call.throttle(.newAccount)
             let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
             let account = Account(accid: accid, nickname: nickname, role: Role.student.rawValue)
             let hash = try await CPUWork.run { Bcrypt.hash(password, cost: bcryptCost) }

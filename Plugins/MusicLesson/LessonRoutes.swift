@@ -45,11 +45,13 @@ enum LessonRoutes {
             let student = try await AccountRoutes.account(call, as: .student)
             let store = LessonStore(call)
             guard try await store.active(student: student.accid).isEmpty else { throw LessonCodes.alreadyBooked() }
+            // Counted before the teacher exists, so a refusal leaves nothing to undo.
+            try await call.throttle(.newRoom(pluginID: pluginID))
             let (teacher, password) = try await createTeacher(call)
             do {
-                let room = try await call.services.engine.create(
+                let room = try await call.createRoom(
                     NewRoom(pluginID: pluginID, name: "lesson of \(student.accid)", owner: teacher.accid, options: ["student": .string(student.accid)]),
-                    in: call.tenant, by: .account(student.accid))
+                    by: .account(student.accid), counted: true)
                 return Lesson(roomId: room.id, teacherAccid: teacher.accid, teacherName: teacher.nickname, teacherPassword: password,
                               studentAccid: student.accid, studentName: student.nickname)
             } catch let refusal where refusal is ClientError || refusal is RoomError {

@@ -15,6 +15,8 @@ public struct MusicLessonPlugin: RoomPlugin {
         public var accidAsSid: Bool
         /// A booking the teacher never opens lapses after this.
         public var openDeadlineSeconds: Int
+        /// Whiteboard packets one lesson keeps at most; appends past it are refused (809).
+        public var whiteboardPackets: Int
     }
 
     public init() {}
@@ -28,7 +30,8 @@ public struct MusicLessonPlugin: RoomPlugin {
         Settings(
             sessionTTLSeconds: reader.duration("sessionTTL", default: 30 * 86_400),
             accidAsSid: reader.bool("accidAsSid", default: false),
-            openDeadlineSeconds: reader.duration("openDeadline", default: 30 * 60))
+            openDeadlineSeconds: reader.duration("openDeadline", default: 30 * 60),
+            whiteboardPackets: reader.int("whiteboardPackets", default: 20_000, in: 1...1_000_000))
     }
 
     public func routes() -> [ClientRoute<Settings>] {
@@ -97,6 +100,7 @@ enum LessonCodes {
     static let wrongPassword = 903
     static let activeLesson = 807
     static let teacherNotIn = 808
+    static let whiteboardFull = 809
 
     static func alreadyBooked() -> ClientError {
         ClientError(code: activeLesson, message: "the student already has an active lesson")

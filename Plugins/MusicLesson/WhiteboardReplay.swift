@@ -2,6 +2,8 @@ import RoomCore
 
 /// A recorded lesson's final picture: the stored packets replayed in order,
 /// applying undo, per-page clear, clear ack, sync prepare and sync. Pure.
+/// Strokes are indexed by id and by author, so a move or an undo costs the
+/// same however many strokes the lesson has (replay is linear in commands).
 public struct WhiteboardReplay: Sendable {
     public struct Stroke: Sendable, Equatable {
         var id: Int
@@ -36,8 +38,14 @@ public struct WhiteboardReplay: Sendable {
         }
     }
 
-    public private(set) var strokes: [Stroke] = []
+    /// Strokes in drawing order.
+    public var strokes: [Stroke] { order.compactMap { byID[$0] } }
     public private(set) var doc: Doc?
+    private var byID: [Int: Stroke] = [:]
+    /// Stroke ids in drawing order, removed ones included until read.
+    private var order: [Int] = []
+    /// Each author's stroke ids in drawing order, for undo.
+    private var byAuthor: [AccountID: [Int]] = [:]
     /// The stroke each author is drawing now, by stroke id.
     private var open: [AccountID: Int] = [:]
     private var nextID = 0
@@ -64,14 +72,18 @@ public struct WhiteboardReplay: Sendable {
                 begin(owner, point)
             case .move, .end:
                 guard let point = command.point else { continue }
-                if let id = open[owner], let index = strokes.firstIndex(where: { $0.id == id }) {
-                    strokes[index].points.append([point.x, point.y])
+                if let id = open[owner], byID[id] != nil {
+                    byID[id]?.points.append([point.x, point.y])
                 } else {
                     begin(owner, point)
                 }
                 if command.kind == .end { open[owner] = nil }
             case .undo:
-                if let last = strokes.last(where: { $0.uid == packet.author }) { remove { $0.id == last.id } }
+                while let id = byAuthor[packet.author]?.popLast() {
+                    guard byID.removeValue(forKey: id) != nil else { continue }
+                    if open[packet.author] == id { open[packet.author] = nil }
+                    break
+                }
             case .clear:
                 let page = currentPage
                 remove { $0.page == page }
@@ -96,19 +108,22 @@ public struct WhiteboardReplay: Sendable {
 
     private mutating func begin(_ owner: AccountID, _ point: (x: Double, y: Double, rgb: Int, page: Int)) {
         nextID += 1
-        strokes.append(Stroke(id: nextID, uid: owner, page: point.page, rgb: point.rgb, points: [[point.x, point.y]]))
+        byID[nextID] = Stroke(id: nextID, uid: owner, page: point.page, rgb: point.rgb, points: [[point.x, point.y]])
+        order.append(nextID)
+        byAuthor[owner, default: []].append(nextID)
         open[owner] = nextID
     }
 
     /// Removes strokes; a stroke being drawn that is removed stays closed.
     private mutating func remove(where condition: (Stroke) -> Bool) {
-        strokes.removeAll(where: condition)
-        let alive = Set(strokes.map(\.id))
-        open = open.filter { alive.contains($0.value) }
+        byID = byID.filter { !condition($0.value) }
+        order.removeAll { byID[$0] == nil }
+        open = open.filter { byID[$0.value] != nil }
     }
 
     /// Pages that have strokes, in page order; strokes in drawing order.
     public var pages: [(pageIndex: Int, strokes: [Stroke])] {
-        Dictionary(grouping: strokes, by: \.page).keys.sorted().map { page in (page, strokes.filter { $0.page == page }) }
+        let strokes = strokes
+        return Dictionary(grouping: strokes, by: \.page).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }

@@ -54,6 +54,15 @@ enum WhiteboardRoutes {
                 guard tx.room.reservation?.claimedAt != nil else {
                     throw ClientError(code: LessonCodes.teacherNotIn, message: "the teacher has not opened the classroom yet")
                 }
+                // The room is locked: the count and the insert are one step.
+                let count = try await tx.connection.query("""
+                    SELECT count(*)::int FROM music_lesson_whiteboard WHERE tenant_id = \(call.tenant.id) AND room_id = \(lesson.roomID)
+                    """, logger: tx.logger).collect()
+                let packets = try count.first?.decode(Int.self) ?? 0
+                guard packets < call.settings.whiteboardPackets else {
+                    throw ClientError(code: LessonCodes.whiteboardFull,
+                                      message: "the lesson's whiteboard holds its limit of \(call.settings.whiteboardPackets) packets")
+                }
                 let inserted = try await tx.connection.query("""
                     INSERT INTO music_lesson_whiteboard (tenant_id, room_id, author, seq, data, created_at)
                     VALUES (\(call.tenant.id), \(lesson.roomID), \(account.accid), \(seq), \(data), \(tx.now))

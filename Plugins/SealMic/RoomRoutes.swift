@@ -12,9 +12,9 @@ enum RoomRoutes {
             let account = try await SealMicAuth.account(call)
             let subject = try call.parameters.text("subject", characters: 1...64)
             let roomType = try call.parameters.int("roomType", default: call.parameters.int("type", default: 0, in: 0...1_000), in: 0...1_000)
-            let room = try await call.services.engine.create(
+            let room = try await call.createRoom(
                 NewRoom(pluginID: pluginID, name: subject, owner: account.accid, options: ["roomType": .number(Double(roomType))]),
-                in: call.tenant, by: .account(account.accid))
+                by: .account(account.accid))
             return SealMicReads.Summary(room, memberCount: 1)
         },
 

@@ -25,7 +25,7 @@ enum UserRoutes {
                 let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
                 return LoginResult(userId: account.accid, userName: account.nickname, authorization: token, imToken: credentials.token)
             }
-            let account = try await accounts.createGuest(call.tenant.id, prefix: "sm", nickname: { "SealMic" + $0.suffix(4) }, avatar: "")
+            let account = try await call.createGuest(prefix: "sm", nickname: { "SealMic" + $0.suffix(4) }, avatar: "")
             let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
             let session = try await accounts.openSignedSession(
                 call.tenant.id, accid: account.accid, pluginID: pluginID, ttlSeconds: call.settings.tokenTTLSeconds, keyring: call.services.tokenKeys)
@@ -37,11 +37,12 @@ enum UserRoutes {
             return try await call.tenant.im.refreshToken(accid: account.accid).token
         },
 
-        /// Beyond the original: the token stops working now.
+        /// Beyond the original: the token stops working now, and so do the
+        /// guest's IM token and sockets (a SealMic guest lives for one login).
         ClientRoute("/user/logout") { call in
-            _ = try await SealMicAuth.account(call)
-            guard let token = SealMicAuth.token(call) else { throw SealMicCode.invalidAuth() }
-            try await AccountStore(database: call.services.database, clock: call.services.clock).revoke(call.tenant.id, sid: token)
+            let account = try await SealMicAuth.account(call)
+            try await AccountStore(database: call.services.database, clock: call.services.clock)
+                .revokeAccess(call.tenant.id, accid: account.accid, outboxSignal: call.services.engine.outboxSignal)
             return true
         },
     ]

@@ -21,7 +21,7 @@ public struct StandardProviderCatalog: ProviderCatalog {
     public func makeIM(kind: String, tenant: TenantID, settings: SettingsReader, timeout: Double) -> (any IMProvider)? {
         switch kind {
         case "local":
-            return LocalIMProvider(tenantID: tenant, database: database, clock: clock)
+            return LocalIMProvider(tenantID: tenant, database: database, clock: clock, limits: LocalIMLimits(settings))
         case "netease":
             let appKey = settings.string("appKey", default: "")
             let baseURL = url(settings, "baseURL", default: "https://api.yunxinapi.com/nimserver")

@@ -27,6 +27,12 @@ struct Serve: AsyncParsableCommand {
         options.extraSchemaFolders = Build.extraSchemaFolders
         if let interval = try Env.duration("ROOMKEEPER_SWEEP_INTERVAL") { options.sweeper.interval = interval }
         if let interval = try Env.duration("ROOMKEEPER_OUTBOX_POLL") { options.dispatcher.pollInterval = interval }
+        if let sockets = env["ROOMKEEPER_MAX_SOCKETS"] {
+            guard let value = Int(sockets), (1...1_000_000).contains(value) else { throw CommandFailure("ROOMKEEPER_MAX_SOCKETS must be 1-1000000") }
+            options.maxSockets = value
+        }
+        options.trustedProxies = (env["ROOMKEEPER_TRUSTED_PROXIES"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if let idle = try Env.duration("ROOMKEEPER_IDLE_TIMEOUT") { options.idleSeconds = idle.components.seconds }
         if options.operatorKey == nil { logger.warning("ROOMKEEPER_OPERATOR_KEY is not set: the admin API accepts tenant keys only") }
 
         let endpoint = try Env.databaseEndpoint()

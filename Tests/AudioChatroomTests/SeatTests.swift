@@ -135,7 +135,7 @@ import Testing
             let room = try #require(try await fixture.server.server().services.engine.store.room(fixture.server.id(0), roomID))
             let chatroom = try #require(room.imChatroomID)
             let member = IMTestClient(port: try #require(http.client.port),
-                                      path: "/t/\(fixture.server.id(0))/im/ws?accid=\(user["accid"]?.string ?? "")&token=\(user["imToken"]?.string ?? "")")
+                                      tenant: fixture.server.id(0), accid: user["accid"]?.string ?? "", token: user["imToken"]?.string ?? "")
             member.send(#"{"type":"enter","chatroom":"\#(chatroom)"}"#)
             _ = try await member.next("entered")
 

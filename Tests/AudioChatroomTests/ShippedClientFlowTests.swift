@@ -112,7 +112,7 @@ import Testing
             let room = try #require(try await fixture.server.server().services.engine.store.rooms(fixture.server.id(0), .init(state: "open")).first)
             let chatroom = try #require(room.imChatroomID)
             let client = IMTestClient(port: try #require(http.client.port),
-                                      path: "/t/\(fixture.server.id(0))/im/ws?accid=\(owner["accid"]?.string ?? "")&token=\(owner["imToken"]?.string ?? "")")
+                                      tenant: fixture.server.id(0), accid: owner["accid"]?.string ?? "", token: owner["imToken"]?.string ?? "")
             client.send(#"{"type":"enter","chatroom":"\#(chatroom)"}"#)
             _ = try await client.next("entered")
             let listed = try #require(data(try await http.form("\(base)/room/list", "")))

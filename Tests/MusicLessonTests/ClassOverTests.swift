@@ -10,7 +10,7 @@ import Testing
 /// on close, on expiry and on lapse, once each.
 @Suite struct ClassOverTests {
     func connect(_ booking: Booking, _ fixture: LessonFixture, port: Int) -> IMTestClient {
-        IMTestClient(port: port, path: "/t/\(fixture.server.id(0))/im/ws?accid=\(booking.student)&token=\(md5("pw"))")
+        IMTestClient(port: port, tenant: fixture.server.id(0), accid: booking.student, token: md5("pw"))
     }
 
     @Test func onCloseTheStudentHearsClassOverOnce() async throws {

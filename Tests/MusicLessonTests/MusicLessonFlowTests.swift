@@ -152,6 +152,25 @@ struct Booking {
         }
     }
 
+    /// #16, finding 7: a lesson's whiteboard is bounded, so its replay is too.
+    @Test func aLessonsWhiteboardKeepsAtMostItsLimitOfPackets() async throws {
+        let fixture = try await LessonFixture(table: LessonFixture.table + "whiteboardPackets = 3\n")
+        try await fixture.server.live { http in
+            let booking = try await Booking.make(http, fixture)
+            _ = try await booking.enter(http, fixture, as: booking.teacher)
+            for seq in 1...3 {
+                let stored = try await http.form("\(fixture.base())/room/whiteboard/append", "sid=\(booking.teacher)&roomId=\(booking.roomID)&seq=\(seq)&data=1:0.1,0.1,255;")
+                #expect(stored["data"]?["stored"] == .bool(true))
+            }
+            let refused = try await http.form("\(fixture.base())/room/whiteboard/append", "sid=\(booking.student)&roomId=\(booking.roomID)&seq=1&data=1:0.1,0.1,255;")
+            #expect(refused["code"] == .number(809))
+            #expect(refused["msg"]?.string?.contains("3 packets") == true)
+            #expect(try await fixture.server.database.query("""
+                SELECT count(*)::int FROM music_lesson_whiteboard WHERE tenant_id = \(fixture.server.id(0)) AND room_id = \(booking.roomID)
+                """).decode(Int.self).first == 3)
+        }
+    }
+
     @Test func whiteboardAppendsAreValidatedStoredOnceAndRelayed() async throws {
         let fixture = try await LessonFixture()
         try await fixture.server.live { http in

@@ -13,6 +13,7 @@ final class FakeRongCloud: Sendable {
 
     static let parameters: [String: Set<String>] = [
         "/user/getToken.json": ["userId", "name", "portraitUri"],
+        "/user/token/expire.json": ["userId", "time"],
         "/chatroom/create_new.json": ["chatroomId", "destroyType", "destroyTime"],
         "/chatroom/destroy.json": ["chatroomId"],
         "/chatroom/user/exist.json": ["chatroomId", "userId"],
@@ -26,6 +27,8 @@ final class FakeRongCloud: Sendable {
     struct State {
         var open: Set<String> = []
         var members: [String: Set<String>] = [:]
+        /// userId → tokens issued before this (milliseconds) no longer work.
+        var expiredBefore: [String: Int64] = [:]
     }
 
     let store: Store<State>
@@ -36,6 +39,7 @@ final class FakeRongCloud: Sendable {
     }
 
     func enter(_ accid: String, _ chatroom: String) { store.state.withLock { _ = $0.members[chatroom, default: []].insert(accid) } }
+    func tokensExpiredBefore(_ accid: String) -> Int64? { store.state.withLock { $0.expiredBefore[accid] } }
     func isOpen(_ chatroom: String) -> Bool { store.state.withLock { $0.open.contains(chatroom) } }
 
     static func answer(_ store: Store<State>, _ call: ReceivedCall, _ method: HTTPRequest.Method) -> FakeVendor.Answer {
@@ -60,6 +64,12 @@ final class FakeRongCloud: Sendable {
             switch call.path {
             case "/user/getToken.json":
                 return ok(["userId": .string(form["userId"] ?? ""), "token": .string("rong-" + (form["userId"] ?? ""))])
+            case "/user/token/expire.json":
+                guard let time = Int64(form["time"] ?? ""), abs(Double(time) / 1000 - Date().timeIntervalSince1970) < 300 else {
+                    return (.ok, #"{"code":1002,"errorMessage":"time"}"#)
+                }
+                state.expiredBefore[form["userId"] ?? ""] = time
+                return ok([:])
             case "/chatroom/create_new.json":
                 guard form["destroyType"] == "1", let minutes = Int(form["destroyTime"] ?? ""), (60...10_080).contains(minutes) else {
                     return (.ok, #"{"code":1002,"errorMessage":"destroyType/destroyTime"}"#)

@@ -27,4 +27,12 @@ import Testing
         let offenders = try Self.pluginSources().filter { $0.text.contains("wakeOutbox") || $0.text.contains("OutboxStore") }.map(\.file)
         #expect(offenders.isEmpty, "the engine writes side effects and wakes the dispatcher: \(offenders)")
     }
+
+    /// #16, finding 8: a client creates rooms and accounts only within its
+    /// address's limits, so no route may go around `ClientCall`'s helpers.
+    @Test func clientsCreateRoomsAndGuestsOnlyThroughTheLimitedHelpers() throws {
+        let bypass = try Regex(#"engine\.create\(|accounts\.createGuest\(|AccountStore\([^)]*\)\s*\.createGuest\("#)
+        let offenders = try Self.pluginSources().filter { $0.text.contains(bypass) }.map(\.file)
+        #expect(offenders.isEmpty, "use call.createRoom / call.createGuest, which count per address: \(offenders)")
+    }
 }

@@ -12,6 +12,7 @@ import Testing
         }
         func createAccount(_ account: IMAccount) async throws -> IMCredentials { try await hang() }
         func refreshToken(accid: AccountID) async throws -> IMCredentials { try await hang() }
+        func revokeTokens(accid: AccountID) async throws { try await hang() as Void }
         func createChatroom(name: String, creator: AccountID, id: String?) async throws -> String { try await hang() }
         func closeChatroom(_ chatroom: String, operator: AccountID, notifyExt: String?) async throws { try await hang() as Void }
         func muteChatroom(_ chatroom: String, operator: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws { try await hang() as Void }

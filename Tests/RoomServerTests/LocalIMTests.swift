@@ -19,14 +19,13 @@ import Testing
             try await local.createAccount(IMAccount(accid: accid, name: accid)).token
         }
 
-        func path(_ accid: String, _ token: String) -> String {
-            "/t/\(fixture.id(0))/im/ws?accid=\(accid)&token=\(token)"
+        func client(_ accid: String, _ token: String, port: Int) -> IMTestClient {
+            IMTestClient(port: port, tenant: fixture.id(0), accid: accid, token: token)
         }
 
         func connect(_ accid: String, port: Int) async throws -> IMTestClient {
-            let client = IMTestClient(port: port, path: path(accid, try await account(accid)))
-            client.send(#"{"type":"ping"}"#)
-            _ = try await client.next("pong")
+            let client = client(accid, try await account(accid), port: port)
+            #expect(try await client.next("ready")["accid"]?.string == accid)
             return client
         }
 
@@ -86,7 +85,7 @@ import Testing
             try await setup.local.sendNotification(from: "server", to: "carol", attach: #"{"command":1}"#, storeOffline: true)
             try await setup.local.sendNotification(from: "server", to: "carol", attach: #"{"command":9}"#, storeOffline: false)
 
-            let first = IMTestClient(port: port, path: setup.path("carol", token))
+            let first = setup.client("carol", token, port: port)
             let notification = try await first.next("notification")
             #expect(notification["attach"]?.string == #"{"command":1}"#)
             #expect(notification["from"]?.string == "server")
@@ -94,7 +93,7 @@ import Testing
             _ = try await first.next("pong")
             try await first.close()
 
-            let again = IMTestClient(port: port, path: setup.path("carol", token))
+            let again = setup.client("carol", token, port: port)
             again.send(#"{"type":"ping"}"#)
             _ = try await again.next("pong")
             #expect(try await again.expectSilence().isEmpty, "delivered once, and the unstored one never")
@@ -156,12 +155,29 @@ import Testing
         try await setup.fixture.live { http in
             let port = try #require(http.client.port)
             _ = try await setup.account("eve")
-            let refused = IMTestClient(port: port, path: setup.path("eve", "not-the-token"))
+            let refused = setup.client("eve", "not-the-token", port: port)
             let frame = try await refused.closeFrame()
             #expect(frame?.closeCode == .unknown(4001))
-            #expect(frame?.reason == "invalid accid or token")
-            let nowhere = IMTestClient(port: port, path: "/t/no-such-tenant/im/ws?accid=eve&token=x")
+            #expect(frame?.reason == "the first frame must be a login with a valid accid and token")
+            let nowhere = IMTestClient(port: port, tenant: "no-such-tenant", accid: "eve", token: "x")
             #expect(try await nowhere.closeFrame()?.closeCode == .unknown(4004))
+            let notLoggedIn = IMTestClient(port: port, path: "/t/\(setup.fixture.id(0))/im/ws")
+            notLoggedIn.send(#"{"type":"ping"}"#)
+            #expect(try await notLoggedIn.closeFrame()?.closeCode == .unknown(4001), "the first frame must log in")
+        }
+    }
+
+    /// #16, finding 4: proxies log URLs, so credentials in one are refused
+    /// outright, even valid ones.
+    @Test func credentialsInTheURLAreRefused() async throws {
+        let setup = try await Setup()
+        try await setup.fixture.live { http in
+            let port = try #require(http.client.port)
+            let token = try await setup.account("uri")
+            let client = IMTestClient(port: port, path: "/t/\(setup.fixture.id(0))/im/ws?accid=uri&token=\(token)")
+            let frame = try await client.closeFrame()
+            #expect(frame?.closeCode == .unknown(4001))
+            #expect(frame?.reason == "credentials go in the login frame, never in the URL")
         }
     }
 

@@ -44,6 +44,13 @@ public final class IMTestClient: Sendable {
         }
     }
 
+    /// Connects to a tenant's local IM and logs in with the first frame, as
+    /// clients must (credentials never go in the URL).
+    public convenience init(port: Int, tenant: String, accid: String, token: String) {
+        self.init(port: port, path: "/t/\(tenant)/im/ws")
+        send(JSONValue.object(["type": "login", "accid": .string(accid), "token": .string(token)]).jsonText)
+    }
+
     public func send(_ json: String) {
         outgoing.yield(json)
     }

@@ -29,13 +29,14 @@ public struct ServerFixture: Sendable {
     }
 
     /// A new server instance each time, as after a restart.
-    public func server() -> Roomkeeper {
+    public func server(_ configure: (inout ServerOptions) -> Void = { _ in }) -> Roomkeeper {
         var options = ServerOptions()
         options.port = 0
         options.operatorKey = operatorKey
         options.sweeper.tenants = tenants.ids
         options.sweeper.interval = sweepInterval
         options.dispatcher.tenants = tenants.ids
+        configure(&options)
         var logger = Logger(label: "server-test")
         logger.logLevel = .warning
         return Roomkeeper(database: database, registry: registry, tenants: tenants.directory, clock: clock, options: options, logger: logger)
@@ -43,9 +44,11 @@ public struct ServerFixture: Sendable {
 
     /// Runs `body` against a live server on 127.0.0.1. A stage that hangs
     /// (start, the test, shutdown) fails the test after 60 s, naming the stage.
-    public func live<T: Sendable>(_ body: @escaping @Sendable (HTTP) async throws -> T) async throws -> T {
+    public func live<T: Sendable>(
+        options configure: (inout ServerOptions) -> Void = { _ in }, _ body: @escaping @Sendable (HTTP) async throws -> T
+    ) async throws -> T {
         let stages = StageLog()
-        let app = try server().buildApplication()
+        let app = try server(configure).buildApplication()
         return try await withDeadline(60, { stages.current }) {
             let value = try await app.test(.live) { client in
                 stages.enter("running the test body")

@@ -68,7 +68,7 @@ struct ChatroomMember {
     let chatroom: String
 
     static func enter(_ user: SealMicUser, _ chatroom: String, fixture: SealMicFixture, port: Int, tenant: Int = 0) async throws -> ChatroomMember {
-        let client = IMTestClient(port: port, path: "/t/\(fixture.server.id(tenant))/im/ws?accid=\(user.userId)&token=\(user.imToken)")
+        let client = IMTestClient(port: port, tenant: fixture.server.id(tenant), accid: user.userId, token: user.imToken)
         client.send(#"{"type":"enter","chatroom":"\#(chatroom)"}"#)
         _ = try await client.next("entered")
         return ChatroomMember(client: client, chatroom: chatroom)

@@ -23,14 +23,4 @@ extension AccountStore {
         }
         return try await resolve(tenantID, sid: token, pluginID: pluginID)?.0
     }
-
-    /// Ends every session of an account (an admin's revocation).
-    @discardableResult
-    public func revokeAll(_ tenantID: TenantID, accid: AccountID) async throws -> Int {
-        let rows = try await database.query("""
-            UPDATE sessions SET revoked_at = \(clock.now())
-            WHERE tenant_id = \(tenantID) AND accid = \(accid) AND revoked_at IS NULL RETURNING 1
-            """)
-        return rows.count
-    }
 }

@@ -93,12 +93,4 @@ public struct AccountStore: Sendable {
             (Account(accid: $0, nickname: $1, avatar: $2, role: $3), $4)
         }
     }
-
-    /// Ends a session (logout, or an admin's revocation).
-    public func revoke(_ tenantID: TenantID, sid: String) async throws {
-        try await database.query("""
-            UPDATE sessions SET revoked_at = \(clock.now())
-            WHERE tenant_id = \(tenantID) AND token_hash = \(Secrets.sha256Hex(sid)) AND revoked_at IS NULL
-            """)
-    }
 }

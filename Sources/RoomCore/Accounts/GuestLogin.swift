@@ -19,7 +19,7 @@ public struct GuestLogin: Sendable {
             let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname, avatar: account.avatar))
             return GuestLogin(account: account, sid: sid, expiresAt: expiresAt, imToken: credentials.token)
         }
-        let account = try await accounts.createGuest(call.tenant.id, prefix: prefix, nickname: nickname, avatar: avatar)
+        let account = try await call.createGuest(prefix: prefix, nickname: nickname, avatar: avatar)
         let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname, avatar: avatar))
         let session = try await accounts.openSession(call.tenant.id, accid: account.accid, pluginID: pluginID, ttlSeconds: ttlSeconds)
         return GuestLogin(account: account, sid: session.sid, expiresAt: session.expiresAt, imToken: credentials.token)

@@ -72,6 +72,7 @@ public enum IMEffect: Codable, Sendable, Equatable {
     case chatroomMessage(chatroom: String, from: AccountID, type: String, body: String, persist: Bool)
     case notification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool)
     case queuePut(chatroom: String, key: String, value: String, operator: AccountID)
+    case revokeTokens(accid: AccountID)
 
     /// `idempotencyKey` is the outbox entry's, the same on every attempt.
     public func perform(on provider: any IMProvider, idempotencyKey: String) async throws {
@@ -84,6 +85,8 @@ public enum IMEffect: Codable, Sendable, Equatable {
             try await provider.sendNotification(from: from, to: to, attach: attach, storeOffline: storeOffline)
         case .queuePut(let chatroom, let key, let value, let op):
             try await provider.queuePut(chatroom, key: key, value: value, operator: op)
+        case .revokeTokens(let accid):
+            try await provider.revokeTokens(accid: accid)
         }
     }
 }

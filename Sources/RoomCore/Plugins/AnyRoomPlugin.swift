@@ -93,20 +93,24 @@ public struct ClientCallParts: Sendable {
     public let policy: RoomPolicy
     public let parameters: WireParameters
     public let headers: [String: String]
+    public let clientAddress: String
     public let services: RoomServices
     public let logger: Logger
 
-    public init(tenant: Tenant, policy: RoomPolicy, parameters: WireParameters, headers: [String: String], services: RoomServices, logger: Logger) {
+    public init(tenant: Tenant, policy: RoomPolicy, parameters: WireParameters, headers: [String: String], clientAddress: String,
+                services: RoomServices, logger: Logger) {
         self.tenant = tenant
         self.policy = policy
         self.parameters = parameters
         self.headers = headers
+        self.clientAddress = clientAddress
         self.services = services
         self.logger = logger
     }
 
     func call<Settings: Sendable>(settings: Settings) -> ClientCall<Settings> {
-        ClientCall(tenant: tenant, settings: settings, policy: policy, parameters: parameters, headers: headers, services: services, logger: logger)
+        ClientCall(tenant: tenant, settings: settings, policy: policy, parameters: parameters, headers: headers, clientAddress: clientAddress,
+                   services: services, logger: logger)
     }
 }
 

@@ -52,18 +52,22 @@ public struct ClientCall<Settings: Sendable>: Sendable {
     public let parameters: WireParameters
     /// Header names lowercased.
     public let headers: [String: String]
+    /// The client's IP address: the peer's, or the one a trusted proxy
+    /// forwarded. What per-address rate limits count by.
+    public let clientAddress: String
     public let services: RoomServices
     public let logger: Logger
 
     public init(
         tenant: Tenant, settings: Settings, policy: RoomPolicy, parameters: WireParameters,
-        headers: [String: String], services: RoomServices, logger: Logger
+        headers: [String: String], clientAddress: String, services: RoomServices, logger: Logger
     ) {
         self.tenant = tenant
         self.settings = settings
         self.policy = policy
         self.parameters = parameters
         self.headers = headers
+        self.clientAddress = clientAddress
         self.services = services
         self.logger = logger
     }

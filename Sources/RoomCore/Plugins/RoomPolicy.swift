@@ -1,6 +1,7 @@
 /// What the engine enforces for every room of a plugin in a tenant. A plugin
 /// gives defaults; a tenant file may override them in the plugin's table
-/// (`roomTTL`, `capacity`, `joinRequiresIM`, `maxRooms`, `maxRoomsPerOwner`).
+/// (`roomTTL`, `capacity`, `joinRequiresIM`, `maxRooms`, `maxRoomsPerOwner`,
+/// `accountsPerAddress`, `roomsPerAddress`).
 public struct RoomPolicy: Sendable, Equatable {
     public var ttlSeconds: Int
     public var capacity: Int
@@ -14,13 +15,23 @@ public struct RoomPolicy: Sendable, Equatable {
     /// Live rooms of the plugin one owner may have at once (so one account
     /// cannot take a tenant's every room); nil: no limit. Decided the same way.
     public var maxRoomsPerOwner: Int?
+    /// New accounts (guests, registrations) one client address may create
+    /// through the plugin's routes; nil: no limit.
+    public var accountsPerAddress: RateLimit?
+    /// Rooms one client address may create through the plugin's routes; nil: no limit.
+    public var roomsPerAddress: RateLimit?
 
-    public init(ttlSeconds: Int, capacity: Int, joinRequiresIM: Bool = false, maxRooms: Int? = nil, maxRoomsPerOwner: Int? = nil) {
+    /// By default an address may create 100 accounts a day (the seed
+    /// live-quiz's tourist limit) and 30 rooms a minute.
+    public init(ttlSeconds: Int, capacity: Int, joinRequiresIM: Bool = false, maxRooms: Int? = nil, maxRoomsPerOwner: Int? = nil,
+                accountsPerAddress: RateLimit? = RateLimit(100, per: 86_400), roomsPerAddress: RateLimit? = RateLimit(30, per: 60)) {
         self.ttlSeconds = ttlSeconds
         self.capacity = capacity
         self.joinRequiresIM = joinRequiresIM
         self.maxRooms = maxRooms
         self.maxRoomsPerOwner = maxRoomsPerOwner
+        self.accountsPerAddress = accountsPerAddress
+        self.roomsPerAddress = roomsPerAddress
     }
 
     /// Reads the overridable keys from a plugin's table.
@@ -32,6 +43,19 @@ public struct RoomPolicy: Sendable, Equatable {
             ttlSeconds: reader.duration("roomTTL", default: ttlSeconds),
             capacity: reader.int("capacity", default: capacity, in: 1...1_000_000),
             joinRequiresIM: reader.bool("joinRequiresIM", default: joinRequiresIM),
-            maxRooms: limit == 0 ? nil : limit, maxRoomsPerOwner: perOwner == 0 ? nil : perOwner)
+            maxRooms: limit == 0 ? nil : limit, maxRoomsPerOwner: perOwner == 0 ? nil : perOwner,
+            accountsPerAddress: Self.rate(reader, "accountsPerAddress", default: accountsPerAddress),
+            roomsPerAddress: Self.rate(reader, "roomsPerAddress", default: roomsPerAddress))
+    }
+
+    private static func rate(_ reader: SettingsReader, _ key: String, default fallback: RateLimit?) -> RateLimit? {
+        guard reader.has(key) else { return fallback }
+        let text = reader.string(key, default: "")
+        do {
+            return try RateLimit.parse(text)
+        } catch {
+            reader.report(key, "must be \"count/duration\" such as \"100/1d\" or \"1/3s\", or \"0\" for no limit")
+            return fallback
+        }
     }
 }

@@ -8,6 +8,10 @@ public protocol IMProvider: Sendable {
 
     func createAccount(_ account: IMAccount) async throws -> IMCredentials
     func refreshToken(accid: AccountID) async throws -> IMCredentials
+    /// Ends every IM token the account holds, so no new IM login succeeds
+    /// with them, and closes its open connections where the provider can.
+    /// Revoking an account's sessions calls it.
+    func revokeTokens(accid: AccountID) async throws
 
     /// Returns the provider's chatroom id: `id` where the provider lets the
     /// caller choose (local, RongCloud), its own otherwise (NetEase).

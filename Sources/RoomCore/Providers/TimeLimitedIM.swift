@@ -30,6 +30,10 @@ public struct TimeLimitedIM: IMProvider {
         try await limited("refreshToken") { try await base.refreshToken(accid: accid) }
     }
 
+    public func revokeTokens(accid: AccountID) async throws {
+        try await limited("revokeTokens") { try await base.revokeTokens(accid: accid) }
+    }
+
     public func createChatroom(name: String, creator: AccountID, id: String?) async throws -> String {
         try await limited("createChatroom") { try await base.createChatroom(name: name, creator: creator, id: id) }
     }

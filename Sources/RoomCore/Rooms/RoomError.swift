@@ -18,6 +18,8 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The creation data a plugin's rooms need is missing or wrong
     /// (`field` is `options.…`).
     case invalidOptions(field: String, reason: String)
+    /// A client address did `action` more often than the tenant allows.
+    case rateLimited(action: String, limit: RateLimit)
 
     public var description: String {
         switch self {
@@ -33,6 +35,7 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRooms(let limit): "the tenant already has \(limit) open rooms"
         case .tooManyRoomsForOwner(let limit): "the owner already has \(limit) open rooms"
         case .invalid(let field, let reason), .invalidOptions(let field, let reason): "\(field): \(reason)"
+        case .rateLimited(let action, let limit): "too many \(action) from this address (at most \(limit)); try again later"
         }
     }
 
@@ -52,6 +55,7 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRoomsForOwner: "too_many_rooms_for_owner"
         case .invalid: "invalid_parameter"
         case .invalidOptions: "invalid_options"
+        case .rateLimited: "rate_limited"
         }
     }
 }

@@ -16,39 +16,81 @@ public final class LocalIMHub: Service, Sendable {
     let clock: any RoomClock
     let logger: Logger
     let heartbeatInterval: Duration
+    /// Sockets this instance holds at most; a login beyond is refused.
+    public let maxConnections: Int
+    /// Frames waiting for one socket at most: a client that reads slower
+    /// than its chatrooms talk is disconnected rather than buffered for.
+    public let queueLimit: Int
 
     struct Session {
         let tenantID: TenantID
         let accid: AccountID
         var chatrooms: Set<String>
         let frames: AsyncStream<String>.Continuation
+        let registeredAt: ContinuousClock.Instant
+        var ending: SocketEnding?
     }
 
     private let sessions = Mutex<[UUID: Session]>([:])
     private let work: AsyncStream<Notice>.Continuation
     private let workStream: AsyncStream<Notice>
+    /// Event ids delivered lately, so a replay after a LISTEN gap sends none twice.
+    private let recent = Mutex(RecentEvents())
 
-    public init(database: Database, clock: any RoomClock, logger: Logger, heartbeatInterval: Duration = .seconds(30)) {
+    public init(database: Database, clock: any RoomClock, logger: Logger, heartbeatInterval: Duration = .seconds(30),
+                maxConnections: Int = 10_000, queueLimit: Int = 512) {
         self.instanceID = UUID().uuidString
         self.database = database
         self.clock = clock
         self.logger = logger
         self.heartbeatInterval = heartbeatInterval
+        self.maxConnections = maxConnections
+        self.queueLimit = queueLimit
         (workStream, work) = AsyncStream.makeStream(of: Notice.self)
     }
 
     // MARK: sessions
 
-    /// Registers a connection; its frames (JSON text) arrive on the returned stream, in order.
-    public func register(_ connection: UUID, tenantID: TenantID, accid: AccountID) -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(10_000))
-        sessions.withLock { $0[connection] = Session(tenantID: tenantID, accid: accid, chatrooms: [], frames: continuation) }
-        return stream
+    /// Registers a connection; its frames (JSON text) arrive on the returned
+    /// stream, in order. nil when this instance holds `maxConnections` already.
+    public func register(_ connection: UUID, tenantID: TenantID, accid: AccountID) -> AsyncStream<String>? {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(queueLimit))
+        let admitted = sessions.withLock { sessions -> Bool in
+            guard sessions.count < maxConnections else { return false }
+            sessions[connection] = Session(tenantID: tenantID, accid: accid, chatrooms: [], frames: continuation, registeredAt: .now)
+            return true
+        }
+        return admitted ? stream : nil
     }
 
     public func unregister(_ connection: UUID) {
         let session = sessions.withLock { $0.removeValue(forKey: connection) }
         session?.frames.finish()
+    }
+
+    /// Why the server is ending this connection, once it is: its writer stops
+    /// sending and closes the socket with this code.
+    public func ending(of connection: UUID) -> SocketEnding? {
+        sessions.withLock { $0[connection]?.ending }
+    }
+
+    /// Ends the connections that match, whichever of their frames are still queued.
+    func end(_ ending: SocketEnding, where matches: (UUID, Session) -> Bool) {
+        sessions.withLock { sessions in
+            for (id, session) in sessions where session.ending == nil && matches(id, session) {
+                sessions[id]?.ending = ending
+                session.frames.finish()
+            }
+        }
+    }
+
+    /// Queues a frame, or ends a connection whose queue is full.
+    private static func push(_ frame: String, to id: UUID, in sessions: inout [UUID: Session]) {
+        guard let session = sessions[id], session.ending == nil else { return }
+        if case .dropped = session.frames.yield(frame) {
+            sessions[id]?.ending = .slowConsumer
+            session.frames.finish()
+        }
     }
 
     public func entered(_ connection: UUID, chatroom: String) {
@@ -65,7 +107,7 @@ public final class LocalIMHub: Service, Sendable {
 
     /// Sends a frame to one connection, after what is already queued for it.
     public func send(_ frame: String, to connection: UUID) {
-        _ = sessions.withLock { $0[connection]?.frames.yield(frame) }
+        sessions.withLock { Self.push(frame, to: connection, in: &$0) }
     }
 
     public var connectionCount: Int { sessions.withLock { $0.count } }
@@ -84,11 +126,18 @@ public final class LocalIMHub: Service, Sendable {
     }
 
     /// Holds one connection of its own in LISTEN; reconnects after a failure.
+    /// NOTIFYs sent while it was away reach nobody, so once listening again
+    /// it replays from PostgreSQL what it may have missed.
     private func listen() async {
+        var lostAt: Date?
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
                 try await database.withDedicatedConnection { connection in
                     try await connection.listen(on: "roomkeeper_im") { notifications in
+                        if let since = lostAt {
+                            work.yield(.replay(since: since))
+                            lostAt = nil
+                        }
                         for try await notification in notifications {
                             if let notice = Notice(notification.payload) { work.yield(notice) }
                         }
@@ -96,7 +145,8 @@ public final class LocalIMHub: Service, Sendable {
                 }
             } catch {
                 if Task.isCancelled { return }
-                logger.warning("local IM listener lost its connection; reconnecting", metadata: ["error": "\(error)"])
+                if lostAt == nil { lostAt = clock.now() }
+                logger.warning("local IM listener lost its connection; reconnecting", metadata: ["error": "\(String(describing: type(of: error)))"])
                 try? await Task.sleep(for: .seconds(1))
             }
         }
@@ -109,6 +159,8 @@ public final class LocalIMHub: Service, Sendable {
                 switch notice {
                 case .event(let event): try await deliver(event)
                 case .notification(let tenantID, let id, let to): try await deliverNotification(tenantID, id: id, to: to)
+                case .kick(let tenantID, let accid): end(.revoked) { $1.tenantID == tenantID && $1.accid == accid }
+                case .replay(let since): try await replay(since: since)
                 }
             } catch {
                 logger.error("local IM delivery failed", metadata: ["error": "\(error)"])
@@ -136,12 +188,19 @@ public final class LocalIMHub: Service, Sendable {
     /// database was away) are removed, so they stop counting as present and
     /// cannot satisfy join-IM-first. A row younger than 10 s is left alone:
     /// a socket's row is written just before the hub registers it.
-    public func beat() async throws {
+    /// A socket whose row is gone (its account's IM access was revoked,
+    /// perhaps while this instance missed the NOTIFY) is ended.
+    public func beat(settle: Duration = .seconds(10)) async throws {
         let live = sessions.withLock { Array($0.keys) }
         let now = clock.now()
-        try await database.query("""
+        let refreshed = try await database.query("""
             UPDATE im_connections SET seen_at = \(now) WHERE instance_id = \(instanceID) AND connection_id = ANY(\(live))
+            RETURNING connection_id
             """)
+        var kept = Set<UUID>()
+        for id in try refreshed.decode(UUID.self) { kept.insert(id) }
+        let settled = ContinuousClock.now - settle
+        end(.revoked) { !kept.contains($0) && $1.registeredAt < settled }
         try await database.query("""
             DELETE FROM im_connections
             WHERE instance_id = \(instanceID) AND NOT (connection_id = ANY(\(live))) AND connected_at < \(now.addingTimeInterval(-10))
@@ -154,13 +213,47 @@ public final class LocalIMHub: Service, Sendable {
         var event = event
         if event.payload == nil { event = try await fetch(event) ?? event }
         guard event.payload != nil else { return }
+        guard recent.withLock({ $0.insert(event.id) }) else { return }
         let frame = event.frame
         sessions.withLock { sessions in
             for (id, session) in sessions where session.tenantID == event.tenantID && session.chatrooms.contains(event.chatroom) {
-                session.frames.yield(frame)
+                Self.push(frame, to: id, in: &sessions)
                 if event.kind == "closed" { sessions[id]?.chatrooms.remove(event.chatroom) }
             }
         }
+    }
+
+    /// After a LISTEN gap: the events of the chatrooms this instance's
+    /// sockets are in, written since a little before the gap began (commit
+    /// order is not id order), and the notifications still undelivered to
+    /// its accounts. What was delivered already is skipped.
+    private func replay(since: Date) async throws {
+        let held = sessions.withLock { sessions in sessions.values.map { (tenant: $0.tenantID, accid: $0.accid, chatrooms: $0.chatrooms) } }
+        guard !held.isEmpty else { return }
+        var tenants: [String] = [], chatrooms: [String] = []
+        for session in held {
+            for chatroom in session.chatrooms {
+                tenants.append(session.tenant)
+                chatrooms.append(chatroom)
+            }
+        }
+        let rows = try await database.query("""
+            SELECT e.tenant_id, e.chatroom_id, e.event_id, e.kind, e.payload::text, (extract(epoch FROM e.at) * 1000)::bigint
+            FROM (SELECT DISTINCT * FROM unnest(\(tenants)::text[], \(chatrooms)::text[]) AS r(tenant_id, chatroom_id)) r
+            JOIN im_events e ON e.tenant_id = r.tenant_id AND e.chatroom_id = r.chatroom_id
+            WHERE e.at >= \(since.addingTimeInterval(-5))
+            ORDER BY e.event_id LIMIT 10000
+            """)
+        var replayed = 0
+        for (tenant, chatroom, id, kind, payload, at) in try rows.decode((String, String, Int64, String, String, Int64).self) {
+            try await deliver(ChatroomEvent(tenantID: tenant, chatroom: chatroom, id: id, kind: kind, payload: JSONValue.parse(payload), at: at))
+            replayed += 1
+        }
+        for account in Set(held.map { "\($0.tenant)\u{1}\($0.accid)" }) {
+            let parts = account.split(separator: "\u{1}", maxSplits: 1).map(String.init)
+            try await deliverUndelivered(tenantID: parts[0], to: parts[1])
+        }
+        logger.info("local IM replayed events after a LISTEN gap", metadata: ["events": "\(replayed)"])
     }
 
     private func fetch(_ event: ChatroomEvent) async throws -> ChatroomEvent? {
@@ -185,6 +278,16 @@ public final class LocalIMHub: Service, Sendable {
         try await sendClaimed(rows, tenantID: tenantID, to: accid)
     }
 
+    /// Everything not yet delivered to `accid`, stored or not (a LISTEN gap).
+    private func deliverUndelivered(tenantID: TenantID, to accid: AccountID) async throws {
+        let rows = try await database.query("""
+            UPDATE im_notifications SET delivered_at = \(clock.now())
+            WHERE tenant_id = \(tenantID) AND to_accid = \(accid) AND delivered_at IS NULL
+            RETURNING notification_id, from_accid, attach, (extract(epoch FROM created_at) * 1000)::bigint
+            """)
+        try await sendClaimed(rows, tenantID: tenantID, to: accid)
+    }
+
     /// Delivers what was stored for `accid` while it was offline, once.
     public func deliverStored(tenantID: TenantID, to accid: AccountID) async throws {
         let rows = try await database.query("""
@@ -204,8 +307,8 @@ public final class LocalIMHub: Service, Sendable {
                 "attach": .string(attach), "at": .number(Double(at)),
             ]))
             sessions.withLock { sessions in
-                for session in sessions.values where session.tenantID == tenantID && session.accid == accid {
-                    session.frames.yield(frame)
+                for (id, session) in sessions where session.tenantID == tenantID && session.accid == accid {
+                    Self.push(frame, to: id, in: &sessions)
                 }
             }
         }
@@ -216,10 +319,16 @@ public final class LocalIMHub: Service, Sendable {
 enum Notice: Sendable {
     case event(ChatroomEvent)
     case notification(TenantID, id: Int64, to: AccountID)
+    /// The account's IM access was revoked: close its sockets.
+    case kick(TenantID, AccountID)
+    /// Not a NOTIFY: the listener is back after a gap that began then.
+    case replay(since: Date)
 
     init?(_ payload: String) {
         guard case .object(let object)? = JSONValue.parse(payload), let tenant = object["t"]?.string else { return nil }
-        if let id = object["n"]?.int64, let to = object["to"]?.string {
+        if let accid = object["kick"]?.string {
+            self = .kick(tenant, accid)
+        } else if let id = object["n"]?.int64, let to = object["to"]?.string {
             self = .notification(tenant, id: id, to: to)
         } else if let chatroom = object["c"]?.string, let id = object["e"]?.int64 {
             self = .event(ChatroomEvent(tenantID: tenant, chatroom: chatroom, id: id, kind: object["k"]?.string ?? "",
@@ -260,5 +369,36 @@ public enum Frames {
 
     public static func error(_ code: String, _ message: String) -> String {
         encode(.object(["type": .string("error"), "code": .string(code), "message": .string(message)]))
+    }
+}
+
+/// How the server ends a local-IM socket: a close code (4000-4999 are the
+/// application's) and its reason.
+public struct SocketEnding: Sendable, Equatable {
+    public let code: UInt16
+    public let reason: String
+
+    public static let revoked = SocketEnding(code: 4003, reason: "the account's IM access was revoked or has expired; log in again")
+    public static let slowConsumer = SocketEnding(code: 4008, reason: "too many frames waiting for this connection; reconnect")
+}
+
+/// The ids of the last few thousand events delivered, oldest first out.
+struct RecentEvents {
+    private var ids: Set<Int64> = []
+    private var order: [Int64] = []
+    private var head = 0
+    static let capacity = 8_192
+
+    /// False when `id` was delivered already.
+    mutating func insert(_ id: Int64) -> Bool {
+        guard ids.insert(id).inserted else { return false }
+        if order.count < Self.capacity {
+            order.append(id)
+        } else {
+            ids.remove(order[head])
+            order[head] = id
+            head = (head + 1) % Self.capacity
+        }
+        return true
     }
 }

@@ -5,12 +5,37 @@ import RoomCore
 /// Connections and chatroom presence of the local IM: what the WebSocket
 /// endpoint records, and what `isMember` reads.
 extension LocalIMProvider {
-    public func connect(_ connection: UUID, accid: AccountID, instance: String) async throws {
+    public enum Admission: Sendable, Equatable {
+        case admitted
+        /// The account already holds `limits.maxConnectionsPerAccount` sockets.
+        case accountFull(Int)
+        /// The tenant already holds `limits.maxConnections` sockets.
+        case tenantFull(Int)
+    }
+
+    /// Records a logged-in socket when the account and the tenant are under
+    /// their limits, counted over every instance. The tenant's advisory lock,
+    /// taken in its own statement, makes each count and its insert one step,
+    /// so parallel logins cannot all pass the same count.
+    public func connect(_ connection: UUID, accid: AccountID, instance: String) async throws -> Admission {
         let now = clock.now()
-        try await database.query("""
-            INSERT INTO im_connections (tenant_id, connection_id, accid, instance_id, connected_at, seen_at)
-            VALUES (\(tenantID), \(connection), \(accid), \(instance), \(now), \(now))
-            """)
+        let fresh = now.addingTimeInterval(-Self.presenceWindow)
+        return try await database.transaction { tx in
+            try await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('im-connections:' || \(tenantID), 0))", logger: database.logger)
+            let rows = try await tx.query("""
+                SELECT count(*) FILTER (WHERE accid = \(accid))::int, count(*)::int FROM im_connections
+                WHERE tenant_id = \(tenantID) AND seen_at > \(fresh)
+                """, logger: database.logger)
+            var mine = 0, all = 0
+            for try await (account, tenant) in rows.decode((Int, Int).self) { (mine, all) = (account, tenant) }
+            if mine >= limits.maxConnectionsPerAccount { return .accountFull(limits.maxConnectionsPerAccount) }
+            if all >= limits.maxConnections { return .tenantFull(limits.maxConnections) }
+            try await tx.query("""
+                INSERT INTO im_connections (tenant_id, connection_id, accid, instance_id, connected_at, seen_at)
+                VALUES (\(tenantID), \(connection), \(accid), \(instance), \(now), \(now))
+                """, logger: database.logger)
+            return .admitted
+        }
     }
 
     /// Keeps the connection counted as present.

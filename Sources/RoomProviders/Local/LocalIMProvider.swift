@@ -10,45 +10,76 @@ public struct LocalIMProvider: IMProvider {
     public let tenantID: TenantID
     public let database: Database
     public let clock: any RoomClock
+    public let limits: LocalIMLimits
     /// A connection not seen for this long no longer counts as present.
     public static let presenceWindow: TimeInterval = 90
 
-    public init(tenantID: TenantID, database: Database, clock: any RoomClock) {
+    public init(tenantID: TenantID, database: Database, clock: any RoomClock, limits: LocalIMLimits = .init()) {
         self.tenantID = tenantID
         self.database = database
         self.clock = clock
+        self.limits = limits
     }
 
-    /// Registers the account or, when it exists, issues a new token.
+    /// Registers the account or, when it exists, issues a new token. Every
+    /// token expires `limits.tokenTTLSeconds` after it was issued; issuing one
+    /// lifts an earlier revocation (the app logged in again).
     public func createAccount(_ account: IMAccount) async throws -> IMCredentials {
         let token = account.token ?? Secrets.randomToken(bytes: 16)
         let now = clock.now()
         try await database.query("""
-            INSERT INTO im_accounts (tenant_id, accid, name, avatar, token_hash, created_at, updated_at)
-            VALUES (\(tenantID), \(account.accid), \(account.name), \(account.avatar), \(Secrets.sha256Hex(token)), \(now), \(now))
+            INSERT INTO im_accounts (tenant_id, accid, name, avatar, token_hash, created_at, updated_at, token_expires_at)
+            VALUES (\(tenantID), \(account.accid), \(account.name), \(account.avatar), \(Secrets.sha256Hex(token)), \(now), \(now), \(tokenExpiry(now)))
             ON CONFLICT (tenant_id, accid) DO UPDATE
-            SET name = EXCLUDED.name, avatar = EXCLUDED.avatar, token_hash = EXCLUDED.token_hash, updated_at = EXCLUDED.updated_at
+            SET name = EXCLUDED.name, avatar = EXCLUDED.avatar, token_hash = EXCLUDED.token_hash, updated_at = EXCLUDED.updated_at,
+                token_expires_at = EXCLUDED.token_expires_at, revoked_at = NULL
             """)
         return IMCredentials(accid: account.accid, token: token)
     }
 
     public func refreshToken(accid: AccountID) async throws -> IMCredentials {
         let token = Secrets.randomToken(bytes: 16)
+        let now = clock.now()
         let rows = try await database.query("""
-            UPDATE im_accounts SET token_hash = \(Secrets.sha256Hex(token)), updated_at = \(clock.now())
+            UPDATE im_accounts SET token_hash = \(Secrets.sha256Hex(token)), updated_at = \(now), token_expires_at = \(tokenExpiry(now)), revoked_at = NULL
             WHERE tenant_id = \(tenantID) AND accid = \(accid) RETURNING accid
             """)
         for _ in rows { return IMCredentials(accid: accid, token: token) }
         throw IMError.rejected(operation: "refreshToken", code: 404, message: "no IM account \(accid)")
     }
 
-    /// True when `token` is the account's current IM token (WebSocket login).
+    /// Ends the account's IM token and its connections, on every instance:
+    /// the token's hash is wiped, the connection rows (and so presence) are
+    /// deleted, and a NOTIFY tells each instance to close the sockets it holds
+    /// for the account. An instance that missed the NOTIFY closes them at its
+    /// next heartbeat, when it finds their rows gone. Idempotent.
+    public func revokeTokens(accid: AccountID) async throws {
+        try await database.query("""
+            WITH revoked AS (
+                UPDATE im_accounts SET token_hash = '', revoked_at = \(clock.now())
+                WHERE tenant_id = \(tenantID) AND accid = \(accid) RETURNING accid
+            ), dropped AS (
+                DELETE FROM im_connections WHERE tenant_id = \(tenantID) AND accid = \(accid) RETURNING 1
+            )
+            SELECT pg_notify('roomkeeper_im', json_build_object('t', \(tenantID)::text, 'kick', \(accid)::text)::text),
+                   (SELECT count(*) FROM revoked), (SELECT count(*) FROM dropped)
+            """)
+    }
+
+    /// True when `token` is the account's current IM token, neither expired
+    /// nor revoked (WebSocket login).
     public func verify(accid: AccountID, token: String) async throws -> Bool {
         let rows = try await database.query("""
-            SELECT 1 FROM im_accounts WHERE tenant_id = \(tenantID) AND accid = \(accid) AND token_hash = \(Secrets.sha256Hex(token))
+            SELECT 1 FROM im_accounts
+            WHERE tenant_id = \(tenantID) AND accid = \(accid) AND token_hash = \(Secrets.sha256Hex(token))
+              AND revoked_at IS NULL AND token_expires_at > \(clock.now())
             """)
         for _ in rows { return true }
         return false
+    }
+
+    private func tokenExpiry(_ now: Date) -> Date {
+        now.addingTimeInterval(TimeInterval(limits.tokenTTLSeconds))
     }
 
     public func createChatroom(name: String, creator: AccountID, id: String?) async throws -> String {

@@ -53,6 +53,12 @@ public struct NetEaseIMProvider: IMProvider, CallbackVerifier {
         return IMCredentials(accid: accid, token: try field(answer["info"]?["token"]?.string, "refreshToken"))
     }
 
+    /// NetEase has no revocation call: a refreshed token replaces the old one,
+    /// and the new one is thrown away, so only a new login gets a working one.
+    public func revokeTokens(accid: AccountID) async throws {
+        _ = try await refreshToken(accid: accid)
+    }
+
     /// NetEase picks the id; `id` cannot be honoured.
     public func createChatroom(name: String, creator: AccountID, id: String?) async throws -> String {
         let answer = try await call("/chatroom/create.action", "createChatroom", idempotent: false,

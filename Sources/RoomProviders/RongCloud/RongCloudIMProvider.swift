@@ -68,6 +68,13 @@ public struct RongCloudIMProvider: IMProvider, CallbackVerifier {
         try await createAccount(IMAccount(accid: accid, name: accid))
     }
 
+    /// RongCloud's `/user/token/expire.json`: every token issued to the user
+    /// before `time` (milliseconds) stops working.
+    public func revokeTokens(accid: AccountID) async throws {
+        let now = String(Int64(clock.now().timeIntervalSince1970 * 1000))
+        _ = try await call("/user/token/expire.json", "revokeTokens", [("userId", accid), ("time", now)])
+    }
+
     public func createChatroom(name: String, creator: AccountID, id: String?) async throws -> String {
         let chatroom = id ?? "rk" + Digests.nonce(20)
         _ = try await call("/chatroom/create_new.json", "createChatroom",

@@ -23,7 +23,8 @@ struct AdminAPI: Sendable {
         registerAccountRoutes(admin.group("tenants/:tenant/accounts"))
     }
 
-    /// Revocation: every session (sid, SealMic authorization) of an account ends now.
+    /// Revocation: every session (sid, SealMic authorization) of an account
+    /// ends now; its IM tokens and sockets end through the outbox.
     private func registerAccountRoutes(_ accounts: RouterGroup<RoomRequestContext>) {
         accounts.post(":accid/sessions/revoke") { _, context -> RevokedDTO in
             let tenant = try context.authorizedTenant(tenants)
@@ -31,7 +32,7 @@ struct AdminAPI: Sendable {
             guard (1...128).contains(accid.count), !accid.contains("\u{0}") else { throw Problem.invalid("accid", "must be 1-128 characters without NUL") }
             let store = AccountStore(database: services.database, clock: services.clock)
             guard try await store.account(tenant.id, accid) != nil else { throw Problem.notFound("no account \(accid)") }
-            return RevokedDTO(revoked: try await store.revokeAll(tenant.id, accid: accid))
+            return RevokedDTO(revoked: try await store.revokeAccess(tenant.id, accid: accid, outboxSignal: services.engine.outboxSignal))
         }
     }
 

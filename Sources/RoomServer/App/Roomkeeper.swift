@@ -24,7 +24,7 @@ public struct Roomkeeper: Sendable {
         self.registry = registry
         self.options = options
         self.logger = logger
-        self.hub = LocalIMHub(database: database, clock: clock, logger: logger)
+        self.hub = LocalIMHub(database: database, clock: clock, logger: logger, maxConnections: options.maxSockets)
     }
 
     /// Schema folders in the order they apply: core, providers, plugins.
@@ -63,7 +63,7 @@ public struct Roomkeeper: Sendable {
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry).register(on: router)
         AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex)).register(on: router)
         ProviderCallbackRoutes(services: services).register(on: router)
-        ClientAPI(services: services, registry: registry).register(on: router)
+        ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies)).register(on: router)
         return router
     }
 
@@ -80,7 +80,7 @@ public struct Roomkeeper: Sendable {
     public func buildApplication(extra: [any Service] = [], deliverer: (any OutboxDeliverer)? = nil) throws -> some ApplicationProtocol {
         Application(
             router: try buildRouter(),
-            server: .http1WebSocketUpgrade(webSocketRouter: buildWebSocketRouter(), configuration: .init(ws: .init(maxFrameSize: 1 << 20))),
+            server: .boundedHTTP1WebSocket(webSocketRouter: buildWebSocketRouter(), headSeconds: options.requestHeadSeconds, idleSeconds: options.idleSeconds),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "roomkeeper"),
             services: extra + [sweeper, dispatcher(deliverer: deliverer), hub],
             logger: logger)

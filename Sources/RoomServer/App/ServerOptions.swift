@@ -12,6 +12,14 @@ public struct ServerOptions: Sendable {
     public var extraSchemaFolders: [String] = []
     public var sweeper = ExpirySweeper.Configuration()
     public var dispatcher = OutboxDispatcher.Configuration()
+    /// A connection's first request head must arrive within this (slowloris).
+    public var requestHeadSeconds: Int64 = 10
+    /// A keep-alive connection with no request for this long is closed.
+    public var idleSeconds: Int64 = 60
+    /// WebSocket connections this instance holds at most.
+    public var maxSockets = 10_000
+    /// Proxies whose `X-Forwarded-For` names the client (`ROOMKEEPER_TRUSTED_PROXIES`).
+    public var trustedProxies: [String] = []
 
     public init() {}
 }

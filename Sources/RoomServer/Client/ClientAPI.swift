@@ -9,6 +9,8 @@ import RoomCore
 struct ClientAPI: Sendable {
     let services: RoomServices
     let registry: PluginRegistry
+    /// Peers whose `X-Forwarded-For` is believed (the load balancer's addresses).
+    let trustedProxies: Set<String>
     static let maxBody = 256 * 1024
 
     func register(on router: Router<RoomRequestContext>) {
@@ -51,8 +53,10 @@ struct ClientAPI: Sendable {
                 query: request.uri.query, body: Array(body.readableBytesView), contentType: request.headers[.contentType])
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
+            let address = ClientAddress.resolve(peer: context.peerAddress, forwardedFor: headers["x-forwarded-for"], trusted: trustedProxies)
             let parts = ClientCallParts(
-                tenant: tenant, policy: enabled.policy, parameters: parameters, headers: headers, services: services, logger: logger)
+                tenant: tenant, policy: enabled.policy, parameters: parameters, headers: headers, clientAddress: address,
+                services: services, logger: logger)
             let data = try await enabled.plugin.handle(route: route, parts)
             return try WireEnvelope.success(style, data)
         } catch let error as ClientError {

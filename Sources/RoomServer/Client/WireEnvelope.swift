@@ -36,6 +36,8 @@ enum WireEnvelope {
             case .notInIMChatroom: ClientError(code: 800, message: error.description)
             case .pluginNotEnabled: ClientError(code: 404, message: error.description)
             case .invalid, .invalidOptions: ClientError(code: 400, message: error.description)
+            // NetEase's own code for "called too often".
+            case .rateLimited: ClientError(code: 416, message: error.description)
             }
         case .sealmic:
             switch error {
@@ -46,6 +48,7 @@ enum WireEnvelope {
             case .notInIMChatroom, .notMember: ClientError(code: 21, message: error.description)
             case .pluginNotEnabled: ClientError(code: 4, message: error.description)
             case .invalid, .invalidOptions: ClientError(code: 1, message: error.description)
+            case .rateLimited: ClientError(code: 4, message: error.description)
             }
         }
     }

@@ -59,6 +59,7 @@ public struct Problem: HTTPResponseError, Sendable {
         case .pluginNotEnabled: Problem(.unprocessableContent, code: error.code, detail: error.description, field: "plugin")
         case .invalid(let field, _): Problem(.badRequest, code: error.code, detail: error.description, field: field)
         case .invalidOptions(let field, _): Problem(.unprocessableContent, code: error.code, detail: error.description, field: field)
+        case .rateLimited: Problem(.tooManyRequests, code: error.code, detail: error.description)
         }
     }
 }

@@ -6,10 +6,13 @@ import Hummingbird
 public struct RoomRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var principal: AdminPrincipal?
+    /// The TCP peer's IP address (a proxy's, behind one).
+    public let peerAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         principal = nil
+        peerAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// The admin API speaks ISO 8601 dates.

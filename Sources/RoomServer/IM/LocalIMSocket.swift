@@ -6,12 +6,16 @@ import Logging
 import RoomCore
 import RoomProviders
 
-/// `GET /t/{tenant}/im/ws?accid=…&token=…`: the local IM's client endpoint.
-/// Client frames (JSON text): `{"type":"enter"|"leave","chatroom"}`,
-/// `{"type":"text","chatroom","text"}`, `{"type":"ping"}`. Server frames:
-/// `entered`, `left`, `message`, `queue`, `muted`, `closed`, `notification`,
-/// `pong`, and `error` (`code`, `message`) for a frame it could not accept;
-/// the connection stays usable after an error.
+/// `GET /t/{tenant}/im/ws`: the local IM's client endpoint. Credentials
+/// never travel in the URL (proxies log URLs): the first frame logs in,
+/// `{"type":"login","accid","token"}`, within `loginSeconds`, and is answered
+/// `{"type":"ready","accid"}`. Then client frames (JSON text):
+/// `{"type":"enter"|"leave","chatroom"}`, `{"type":"text","chatroom","text"}`,
+/// `{"type":"ping"}`. Server frames: `entered`, `left`, `message`, `queue`,
+/// `muted`, `closed`, `notification`, `pong`, and `error` (`code`, `message`)
+/// for a frame it could not accept; the connection stays usable after an error.
+/// The server closes with 4001 (no or bad login), 4003 (revoked, expired),
+/// 4008 (a client too slow to read its frames), 4029 (too many sockets).
 struct LocalIMSocket: Sendable {
     let tenants: TenantDirectory
     let hub: LocalIMHub
@@ -19,8 +23,10 @@ struct LocalIMSocket: Sendable {
     /// Frames larger than this get an error frame; the socket's hard limit is larger.
     static let maxFrame = 8 * 1024
     static let maxText = 2_000
+    static let loginSeconds = 10
     static let unauthorized = WebSocketErrorCode(codeNumber: 4001)
     static let notServed = WebSocketErrorCode(codeNumber: 4004)
+    static let tooMany = WebSocketErrorCode(codeNumber: 4029)
 
     func register(on router: Router<IMSocketContext>) {
         router.ws("t/:tenant/im/ws") { inbound, outbound, context in
@@ -30,16 +36,41 @@ struct LocalIMSocket: Sendable {
                 return
             }
             let query = context.request.uri.queryParameters
-            guard let accid = query.get("accid"), let token = query.get("token"),
-                  try await local.verify(accid: accid, token: token) else {
-                try await outbound.close(Self.unauthorized, reason: "invalid accid or token")
+            guard query.get("token") == nil else {
+                try await outbound.close(Self.unauthorized, reason: "credentials go in the login frame, never in the URL")
                 return
             }
             var logger = context.logger
             logger[metadataKey: "tenant"] = "\(tenantID)"
-            let session = Session(local: local, hub: hub, accid: accid, connection: UUID(), logger: logger)
-            try await session.run(inbound: inbound, outbound: outbound)
+            var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+            let deadline = Task {
+                try await Task.sleep(for: .seconds(Self.loginSeconds))
+                try await outbound.close(Self.unauthorized, reason: "no login frame within \(Self.loginSeconds) s")
+            }
+            let login = try await messages.next()
+            deadline.cancel()
+            guard case .text(let text)? = login, let credentials = LoginFrame(text),
+                  try await local.verify(accid: credentials.accid, token: credentials.token) else {
+                try await outbound.close(Self.unauthorized, reason: "the first frame must be a login with a valid accid and token")
+                return
+            }
+            let session = Session(local: local, hub: hub, accid: credentials.accid, connection: UUID(), logger: logger)
+            try await session.run(messages: &messages, outbound: outbound)
         }
+    }
+}
+
+/// `{"type":"login","accid","token"}`.
+struct LoginFrame {
+    let accid: AccountID
+    let token: String
+
+    init?(_ text: String) {
+        guard text.utf8.count <= LocalIMSocket.maxFrame, case .object(let frame)? = JSONValue.parse(text),
+              frame["type"]?.string == "login", let accid = frame["accid"]?.string, let token = frame["token"]?.string,
+              (1...128).contains(accid.utf8.count), (1...256).contains(token.utf8.count) else { return nil }
+        self.accid = accid
+        self.token = token
     }
 }
 
@@ -51,18 +82,36 @@ struct Session: Sendable {
     let connection: UUID
     let logger: Logger
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        try await local.connect(connection, accid: accid, instance: hub.instanceID)
-        let frames = hub.register(connection, tenantID: local.tenantID, accid: accid)
+    func run(messages: inout WebSocketInboundMessageStream.AsyncIterator, outbound: WebSocketOutboundWriter) async throws {
+        switch try await local.connect(connection, accid: accid, instance: hub.instanceID) {
+        case .admitted: break
+        case .accountFull(let limit):
+            return try await outbound.close(LocalIMSocket.tooMany, reason: "this account already holds \(limit) sockets")
+        case .tenantFull(let limit):
+            return try await outbound.close(LocalIMSocket.tooMany, reason: "this tenant already holds \(limit) sockets")
+        }
+        guard let frames = hub.register(connection, tenantID: local.tenantID, accid: accid) else {
+            try? await local.disconnect(connection)
+            return try await outbound.close(LocalIMSocket.tooMany, reason: "this server holds as many sockets as it may; try again")
+        }
         defer { hub.unregister(connection) }
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await frame in frames { try await outbound.write(.text(frame)) }
+                    // A revoked or too-slow connection stops receiving at once, then closes.
+                    for await frame in frames {
+                        if hub.ending(of: connection) != nil { break }
+                        try await outbound.write(.text(frame))
+                    }
+                    if let ending = hub.ending(of: connection) {
+                        try await outbound.close(WebSocketErrorCode(codeNumber: Int(ending.code)), reason: ending.reason)
+                    }
                 }
+                reply(Frames.encode(.object(["type": .string("ready"), "accid": .string(accid)])))
                 try await hub.deliverStored(tenantID: local.tenantID, to: accid)
                 var limiter = RateLimiter(perSecond: 20, burst: 40)
-                for try await message in inbound.messages(maxSize: 1 << 20) {
+                while let message = try await messages.next() {
+                    if hub.ending(of: connection) != nil { break }
                     guard limiter.allow() else {
                         reply(Frames.error("rate_limited", "too many frames; at most 20 a second"))
                         continue
@@ -73,11 +122,11 @@ struct Session: Sendable {
                     }
                     try await handle(text)
                 }
-                hub.unregister(connection)
+                if hub.ending(of: connection) == nil { hub.unregister(connection) }
                 try await group.waitForAll()
             }
         } catch {
-            logger.debug("local IM connection ended", metadata: ["error": "\(error)"])
+            logger.debug("local IM connection ended", metadata: ["error": "\(String(describing: type(of: error)))"])
         }
         try? await local.disconnect(connection)
     }
