@@ -49,8 +49,10 @@ enum LessonRoutes {
             try await call.throttle(.newRoom(pluginID: pluginID))
             let (teacher, password) = try await createTeacher(call)
             do {
+                let sealed = try await call.services.secrets.seal(password, database: call.services.database)
                 let room = try await call.createRoom(
-                    NewRoom(pluginID: pluginID, name: "lesson of \(student.accid)", owner: teacher.accid, options: ["student": .string(student.accid)]),
+                    NewRoom(pluginID: pluginID, name: "lesson of \(student.accid)", owner: teacher.accid,
+                            options: ["student": .string(student.accid), "sealedTeacherPassword": .string(sealed)]),
                     by: .account(student.accid), counted: true)
                 return Lesson(roomId: room.id, teacherAccid: teacher.accid, teacherName: teacher.nickname, teacherPassword: password,
                               studentAccid: student.accid, studentName: student.nickname)
@@ -67,11 +69,18 @@ enum LessonRoutes {
         ClientRoute("/room/query") { call in
             let student = try await AccountRoutes.account(call, as: .student)
             let lessons = try await LessonStore(call).active(student: student.accid)
-            // The teacher's password was shown once, at booking; it is not kept.
-            return Listing(total: lessons.count, list: lessons.map {
-                Lesson(roomId: $0.roomID, teacherAccid: $0.teacher.accid, teacherName: $0.teacher.nickname, teacherPassword: "",
-                       studentAccid: $0.student.accid, studentName: $0.student.nickname)
-            })
+            // The booking student (only) sees the teacher's password again, to
+            // hand it over, as the seed's app does at every login.
+            var list: [Lesson] = []
+            for lesson in lessons {
+                var password = ""
+                if let sealed = lesson.sealedTeacherPassword {
+                    password = try await call.services.secrets.open(sealed, database: call.services.database) ?? ""
+                }
+                list.append(Lesson(roomId: lesson.roomID, teacherAccid: lesson.teacher.accid, teacherName: lesson.teacher.nickname,
+                                   teacherPassword: password, studentAccid: lesson.student.accid, studentName: lesson.student.nickname))
+            }
+            return Listing(total: list.count, list: list)
         },
 
         ClientRoute("/teacher/room/query") { call in

@@ -11,10 +11,12 @@ struct LessonStore {
         let roomID: RoomID
         let teacher: Account
         let student: Account
+        /// Only the booking student's `/room/query` opens it.
+        let sealedTeacherPassword: String?
     }
 
     static let columns = """
-        l.room_id, t.accid, t.nickname, s.accid, s.nickname
+        l.room_id, t.accid, t.nickname, s.accid, s.nickname, l.teacher_password_sealed
         FROM music_lessons l
         JOIN accounts t ON t.tenant_id = l.tenant_id AND t.accid = l.teacher
         JOIN accounts s ON s.tenant_id = l.tenant_id AND s.accid = l.student
@@ -42,9 +44,9 @@ struct LessonStore {
     }
 
     private func decode(_ rows: [PostgresRow]) throws -> [Lesson] {
-        try rows.decode((Int64, String, String, String, String).self).map { roomID, teacher, teacherName, student, studentName in
+        try rows.decode((Int64, String, String, String, String, String?).self).map { roomID, teacher, teacherName, student, studentName, sealed in
             Lesson(roomID: roomID, teacher: Account(accid: teacher, nickname: teacherName, role: "teacher"),
-                   student: Account(accid: student, nickname: studentName, role: "student"))
+                   student: Account(accid: student, nickname: studentName, role: "student"), sealedTeacherPassword: sealed)
         }
     }
 }

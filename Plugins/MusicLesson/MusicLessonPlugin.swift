@@ -70,9 +70,11 @@ public struct MusicLessonPlugin: RoomPlugin {
         guard roles[room.owner] == AccountRoutes.Role.teacher.rawValue else {
             throw RoomError.invalidOptions(field: "owner", reason: "must be a teacher account of this tenant")
         }
+        // Sealed by the booking route; an admin-made lesson has none.
+        let sealedPassword = options["sealedTeacherPassword"]?.string
         let rows = try await hook.connection.query("""
-            INSERT INTO music_lessons (tenant_id, room_id, student, teacher, created_at)
-            VALUES (\(room.tenantID), \(room.id), \(student), \(room.owner), \(hook.now))
+            INSERT INTO music_lessons (tenant_id, room_id, student, teacher, created_at, teacher_password_sealed)
+            VALUES (\(room.tenantID), \(room.id), \(student), \(room.owner), \(hook.now), \(sealedPassword))
             ON CONFLICT (tenant_id, student) WHERE active DO NOTHING RETURNING room_id
             """, logger: hook.logger).collect()
         guard !rows.isEmpty else { throw LessonCodes.alreadyBooked() }

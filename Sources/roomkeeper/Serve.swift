@@ -31,6 +31,10 @@ struct Serve: AsyncParsableCommand {
             guard let value = Int(sockets), (1...1_000_000).contains(value) else { throw CommandFailure("ROOMKEEPER_MAX_SOCKETS must be 1-1000000") }
             options.maxSockets = value
         }
+        if let dataKey = env["ROOMKEEPER_DATA_KEY"], !dataKey.isEmpty {
+            guard SecretBox.keyBytes(hex: dataKey) != nil else { throw CommandFailure("ROOMKEEPER_DATA_KEY must be 64 hexadecimal digits") }
+            options.dataKeyHex = dataKey
+        }
         options.trustedProxies = (env["ROOMKEEPER_TRUSTED_PROXIES"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if let idle = try Env.duration("ROOMKEEPER_IDLE_TIMEOUT") { options.idleSeconds = idle.components.seconds }
         if options.operatorKey == nil { logger.warning("ROOMKEEPER_OPERATOR_KEY is not set: the admin API accepts tenant keys only") }

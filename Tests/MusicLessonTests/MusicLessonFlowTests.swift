@@ -71,7 +71,17 @@ struct Booking {
             let query = try #require(data(try await http.form("\(base)/room/query", "accid=\(student)")))
             #expect(query["total"] == .number(1))
             guard case .array(let lessons)? = query["list"] else { Issue.record("list"); return }
-            #expect(lessons.first?["roomId"] == .number(Double(roomID)) && lessons.first?["teacherPassword"]?.string == "", "the password was shown once")
+            #expect(lessons.first?["roomId"] == .number(Double(roomID)))
+            #expect(lessons.first?["teacherPassword"]?.string == teacherPassword, "#16: the booking student can hand the password over again")
+            let sealed = try await fixture.server.database.query("""
+                SELECT teacher_password_sealed FROM music_lessons WHERE tenant_id = \(fixture.server.id(0)) AND room_id = \(roomID)
+                """).decode(String?.self).first ?? nil
+            #expect(sealed?.hasPrefix("v1:") == true && sealed?.contains(teacherPassword) == false, "kept sealed, never in clear")
+            let leaks = try await fixture.server.database.query("""
+                SELECT (SELECT count(*) FROM room_events WHERE detail::text LIKE '%' || \(teacherPassword) || '%')
+                     + (SELECT count(*) FROM rooms WHERE attributes::text LIKE '%' || \(teacherPassword) || '%')
+                """).decode(Int64.self).first
+            #expect(leaks == 0, "nor in the room's row or its events")
 
             let teacherCheck = try #require(data(try await http.form("\(base)/user/check", "accid=\(teacher)&nickname=&password=\(md5(teacherPassword))")))
             #expect(teacherCheck["userType"] == .number(1))

@@ -6,19 +6,22 @@ import Synchronization
 /// so tokens stay valid across restarts and across instances; cached here
 /// after the first use.
 public final class TokenKeyring: Sendable {
-    static let keyID = "v1"
+    let keyID: String
     private let cached = Mutex<[UInt8]?>(nil)
 
-    public init() {}
+    /// `keyID` names the key: "v1" signs tokens, "data-v1" seals secrets.
+    public init(keyID: String = "v1") {
+        self.keyID = keyID
+    }
 
     public func key(_ database: Database) async throws -> SymmetricKey {
         if let bytes = cached.withLock({ $0 }) { return SymmetricKey(data: bytes) }
         try await database.query("""
             INSERT INTO token_keys (key_id, secret, created_at)
-            VALUES (\(Self.keyID), \(Secrets.randomToken(bytes: 32)), now())
+            VALUES (\(keyID), \(Secrets.randomToken(bytes: 32)), now())
             ON CONFLICT (key_id) DO NOTHING
             """)
-        let rows = try await database.query("SELECT secret FROM token_keys WHERE key_id = \(Self.keyID)")
+        let rows = try await database.query("SELECT secret FROM token_keys WHERE key_id = \(keyID)")
         guard let secret = try rows.decode(String.self).first, let bytes = Self.bytes(hex: secret) else {
             throw RoomError.invalid(field: "token_keys", reason: "the signing key is missing or damaged")
         }

@@ -20,7 +20,8 @@ public struct Roomkeeper: Sendable {
 
     public init(database: Database, registry: PluginRegistry, tenants: TenantDirectory, clock: any RoomClock, options: ServerOptions, logger: Logger) {
         let engine = RoomEngine(database: database, clock: clock, registry: registry, tenants: { tenants[$0] }, outboxSignal: options.dispatcher.signal)
-        self.services = RoomServices(database: database, clock: clock, engine: engine, tenants: tenants)
+        self.services = RoomServices(database: database, clock: clock, engine: engine, tenants: tenants,
+                                     secrets: SecretBox(keyHex: options.dataKeyHex))
         self.registry = registry
         self.options = options
         self.logger = logger

@@ -20,6 +20,8 @@ public struct ServerOptions: Sendable {
     public var maxSockets = 10_000
     /// Proxies whose `X-Forwarded-For` names the client (`ROOMKEEPER_TRUSTED_PROXIES`).
     public var trustedProxies: [String] = []
+    /// `ROOMKEEPER_DATA_KEY`: 64 hex digits sealing secrets kept at rest.
+    public var dataKeyHex: String?
 
     public init() {}
 }
