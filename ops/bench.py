@@ -212,6 +212,10 @@ def pgbench_script(statements, room, accid, token_hash):
         statement = " ".join(statement.split())
         if re.fullmatch(r"SELECT nextval\('room_ids'\)", statement):
             statement += " AS room_id \\gset"
+        elif statement.startswith("SELECT 1 FROM rooms WHERE") and ":room_id" in statement:
+            # The server draws room ids at random and checks them unused.
+            lines.append("\\set room_id random(100000000, 2147483647)")
+            statement += ";"
         elif not statement.endswith(";") and "\\gset" not in statement:
             statement += ";"
         lines.append(statement)

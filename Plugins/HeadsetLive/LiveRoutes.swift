@@ -97,7 +97,7 @@ enum LiveRoutes {
             return EmptyObject()
         },
 
-        /// Rooms whose stream is live now, newest first. Pull URLs are signed
+        /// Rooms whose stream is live now, latest deadline (newest) first. Pull URLs are signed
         /// credentials: only a logged-in app gets them.
         ClientRoute("/live/list", methods: [.get, .post]) { call in
             _ = try await NetEase.account(call, pluginID: pluginID)
@@ -108,7 +108,7 @@ enum LiveRoutes {
                 SELECT h.room_id, count(*) OVER ()::int FROM headset_rooms h
                 JOIN live_streams s ON s.tenant_id = h.tenant_id AND s.stream = h.stream AND s.live
                 WHERE h.tenant_id = \(call.tenant.id) AND h.active
-                ORDER BY h.room_id DESC LIMIT \(limit) OFFSET \(offset)
+                ORDER BY h.deadline DESC, h.room_id DESC LIMIT \(limit) OFFSET \(offset)
                 """)
             var total = 0
             var list: [Listed] = []

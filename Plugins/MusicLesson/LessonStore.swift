@@ -26,13 +26,13 @@ struct LessonStore {
 
     func active(student: AccountID) async throws -> [Lesson] {
         try decode(try await call.services.database.query("""
-            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(tenantID) AND l.student = \(student) AND l.active ORDER BY l.room_id
+            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(tenantID) AND l.student = \(student) AND l.active ORDER BY l.created_at, l.room_id
             """))
     }
 
     func active(teacher: AccountID) async throws -> [Lesson] {
         try decode(try await call.services.database.query("""
-            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(tenantID) AND l.teacher = \(teacher) AND l.active ORDER BY l.room_id
+            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(tenantID) AND l.teacher = \(teacher) AND l.active ORDER BY l.created_at, l.room_id
             """))
     }
 

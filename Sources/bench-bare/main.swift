@@ -42,7 +42,7 @@ router.post("t/:tenant/audio-chatroom/room/list") { _, _ -> Answer in
     let rows = try await client.query("""
         SELECT room_id, name, owner, attributes->>'thumbnail', created_at FROM rooms
         WHERE tenant_id = \(tenant) AND state = 'open' AND plugin_id = 'audio-chatroom'
-        ORDER BY room_id DESC LIMIT 20 OFFSET 0
+        ORDER BY created_seq DESC LIMIT 20 OFFSET 0
         """)
     var list: [RoomInfo] = []
     for try await (id, name, owner, thumbnail, created) in rows.decode((Int64, String, String, String?, Date).self) {

@@ -40,6 +40,18 @@ import Testing
         #expect(outbox.contains { $0.payload.contains("closeChatroom") })
     }
 
+    /// #16, finding 11: a room's id says nothing about any other room's.
+    @Test func roomIDsAreRandomNotASequence() async throws {
+        let fixture = try await EngineFixture()
+        var ids: [RoomID] = []
+        for index in 0..<12 { ids.append(try await fixture.room(owner: "owner\(index)").id) }
+        #expect(ids.allSatisfy { RoomIDs.range.contains($0) }, "\(ids)")
+        #expect(Set(ids).count == ids.count)
+        let steps = zip(ids, ids.dropFirst()).map { $1 - $0 }
+        #expect(steps.filter { $0 == 1 }.count < 3, "not consecutive: \(ids)")
+        #expect(steps.filter { $0 > 0 }.count < steps.count, "not increasing: \(ids)")
+    }
+
     @Test func refusedTransitionsWriteNothing() async throws {
         let fixture = try await EngineFixture()
         let room = try await fixture.room(owner: "alice")

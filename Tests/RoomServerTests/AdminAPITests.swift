@@ -203,6 +203,27 @@ import Testing
         }
     }
 
+    /// #16, finding 9: anyone may scrape /metrics, so scrapes share one
+    /// database read every 15 s instead of each running its own.
+    @Test func metricsScrapesShareOneDatabaseRead() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.live { http in
+            func reads(_ text: String) -> Double? {
+                text.split(separator: "\n").first { $0.hasPrefix("roomkeeper_metrics_reads_total ") }
+                    .flatMap { Double($0.split(separator: " ").last ?? "") }
+            }
+            let first = try #require(reads(try await http.get("/metrics").text))
+            let port = try #require(http.client.port)
+            let raw = RawHTTP(port: port, connections: 20)
+            let texts = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<20 { group.addTask { try await raw.send(.GET, "/metrics", headers: [], body: nil).text } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            try await raw.shutdown()
+            #expect(texts.compactMap(reads).allSatisfy { $0 == first }, "20 scrapes at once read nothing more")
+        }
+    }
+
     static func ids(_ items: JSONValue) -> [Int64] {
         guard case .array(let rooms) = items else { return [] }
         return rooms.compactMap { $0["id"]?.int64 }

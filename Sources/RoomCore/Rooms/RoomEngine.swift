@@ -54,6 +54,7 @@ public struct RoomEngine: Sendable {
         guard (1...1_000_000).contains(capacity) else { throw RoomError.invalid(field: "capacity", reason: "must be between 1 and 1000000") }
 
         let chatroom = try await openChatroom(&spec, plugin: enabled.plugin, tenant: tenant)
+        if spec.id == nil { spec.id = try await allocateRoomID(tenant.id) }
         do {
             let (room, queued) = try await database.transaction { connection in
                 let writes = RoomWrites(connection: connection, logger: database.logger)
@@ -88,16 +89,23 @@ public struct RoomEngine: Sendable {
     /// own numeric ids (NetEase) gives the room its chatroom's id.
     private func openChatroom(_ spec: inout NewRoom, plugin: BoundPlugin, tenant: Tenant) async throws -> String? {
         guard case .perRoom = plugin.chatroom, spec.imChatroomID == nil else { return nil }
-        let roomID = try await allocateRoomID()
+        let roomID = try await allocateRoomID(tenant.id)
         let chatroom = try await tenant.im.createChatroom(name: spec.name, creator: spec.owner, id: String(roomID))
         spec.id = Int64(chatroom).flatMap { $0 > 0 ? $0 : nil } ?? roomID
         spec.imChatroomID = chatroom
         return chatroom
     }
 
-    private func allocateRoomID() async throws -> RoomID {
-        let rows = try await database.query("SELECT nextval('room_ids')")
-        for id in try rows.decode(Int64.self) { return id }
+    /// A random id (from the system's CSPRNG) no room of the tenant has: ids
+    /// cannot be enumerated or guessed from one another. Nine or ten digits,
+    /// below 2^31, as the shipped apps hold room ids in 32-bit integers. Two
+    /// creates drawing the same id at once would meet the primary key.
+    private func allocateRoomID(_ tenantID: TenantID) async throws -> RoomID {
+        for _ in 0..<8 {
+            let id = RoomID.random(in: RoomIDs.range)
+            let rows = try await database.query("SELECT 1 FROM rooms WHERE tenant_id = \(tenantID) AND room_id = \(id)")
+            if rows.isEmpty { return id }
+        }
         throw RoomError.invalid(field: "id", reason: "no room id could be allocated")
     }
 
@@ -269,4 +277,9 @@ struct TransitionCounter: Sendable {
     func increment(kind: String, plugin: String, by amount: Int = 1) {
         Counter(label: "roomkeeper_room_transitions_total", dimensions: [("kind", kind), ("plugin", plugin)]).increment(by: amount)
     }
+}
+
+/// Where room ids are drawn from.
+public enum RoomIDs {
+    public static let range: ClosedRange<RoomID> = 100_000_000...2_147_483_647
 }

@@ -42,8 +42,9 @@ public struct RoomStore: Sendable {
               AND (\(filter.state)::text IS NULL OR state = \(filter.state))
               AND (\(filter.pluginID)::text IS NULL OR plugin_id = \(filter.pluginID))
               AND (\(filter.owner)::text IS NULL OR owner = \(filter.owner))
-              AND (\(filter.before)::bigint IS NULL OR room_id < \(filter.before))
-            ORDER BY room_id DESC
+              AND (\(filter.before)::bigint IS NULL
+                   OR created_seq < (SELECT created_seq FROM rooms WHERE tenant_id = \(tenantID) AND room_id = \(filter.before)))
+            ORDER BY created_seq DESC
             LIMIT \(filter.limit) OFFSET \(filter.offset)
             """)
         return try RoomRows.all(rows)
@@ -55,7 +56,7 @@ public struct RoomStore: Sendable {
         let rows = try await database.query("""
             SELECT \(unescaped: RoomRows.columns), joined_count FROM rooms
             WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = 'open' AND expires_at > \(now)
-            ORDER BY room_id DESC LIMIT \(limit)
+            ORDER BY created_seq DESC LIMIT \(limit)
             """)
         return try rows.map { row in (try RoomRows.decode(row), try row.makeRandomAccess()["joined_count"].decode(Int.self)) }
     }
@@ -72,7 +73,7 @@ public struct RoomStore: Sendable {
         let rows = try await database.query("""
             SELECT \(unescaped: RoomRows.columns), count(*) OVER ()::int AS total FROM rooms
             WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = \(state)
-            ORDER BY room_id DESC LIMIT \(limit) OFFSET \(offset)
+            ORDER BY created_seq DESC LIMIT \(limit) OFFSET \(offset)
             """)
         guard let first = rows.first else { return ([], try await count(tenantID, pluginID: pluginID, state: state)) }
         return (try RoomRows.all(rows), try first.makeRandomAccess()["total"].decode(Int.self))

@@ -76,7 +76,7 @@ struct RoomWrites {
         let rows = try await connection.query("""
             INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at,
                                reserved_for, reserved_until, lapse_action, im_chatroom_id, attributes)
-            VALUES (\(tenantID), coalesce(\(spec.id), nextval('room_ids')), \(spec.pluginID), \(spec.name), \(spec.owner), 'open', \(capacity), \(now), \(expiresAt),
+            VALUES (\(tenantID), \(spec.id), \(spec.pluginID), \(spec.name), \(spec.owner), 'open', \(capacity), \(now), \(expiresAt),
                     \(reservation?.accounts), \(reservation?.until), \(reservation?.onLapse.rawValue ?? LapseAction.release.rawValue),
                     \(spec.imChatroomID), \(spec.attributes)::jsonb)
             RETURNING \(unescaped: RoomRows.columns)

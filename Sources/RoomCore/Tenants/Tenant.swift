@@ -12,11 +12,15 @@ public struct Tenant: Sendable {
     public let plugins: [String: EnabledPlugin]
     /// The tenant's adapters that verify vendor callbacks, by path segment.
     public let callbacks: [String: any CallbackVerifier]
+    /// How long what no longer serves anyone is kept (`[retention]`).
+    public let retention: RetentionPolicy
 
     public init(
         id: TenantID, name: String, file: String, adminKeyHashes: [String], im: any IMProvider,
-        live: any LiveProvider, intercom: any IntercomProvider, plugins: [String: EnabledPlugin], callbacks: [String: any CallbackVerifier] = [:]
+        live: any LiveProvider, intercom: any IntercomProvider, plugins: [String: EnabledPlugin], callbacks: [String: any CallbackVerifier] = [:],
+        retention: RetentionPolicy = .init()
     ) {
+        self.retention = retention
         self.id = id
         self.name = name
         self.file = file

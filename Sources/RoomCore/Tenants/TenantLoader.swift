@@ -59,12 +59,13 @@ public struct TenantLoader: Sendable {
         let live = liveProvider(providers, tenant: id)
         let intercom = intercomProvider(providers, tenant: id)
         let plugins = enabledPlugins(root.table("plugins"))
+        let retention = RetentionPolicy(root.table("retention"))
         let issues = root.issues
         guard issues.isEmpty, let im, let live, let intercom else { return (nil, issues) }
         var callbacks: [String: any CallbackVerifier] = [:]
         for verifier in [im.base, live].compactMap({ $0 as? any CallbackVerifier }) { callbacks[verifier.callbackName] = verifier }
         return (Tenant(id: id, name: name, file: file, adminKeyHashes: keys, im: im, live: live, intercom: intercom,
-                       plugins: plugins, callbacks: callbacks), [])
+                       plugins: plugins, callbacks: callbacks, retention: retention), [])
     }
 
     public static func isValidID(_ id: String) -> Bool {

@@ -13,6 +13,9 @@ public struct LocalIMRetention: Sendable {
     public var liveNotifications: TimeInterval = 3_600
     /// Connections of an instance that stopped without saying so.
     public var staleConnections: TimeInterval = 3_600
+    /// IM accounts whose token expired (or was revoked) this long ago; a
+    /// login makes them again.
+    public var lapsedAccounts: TimeInterval = 30 * 86_400
     /// Rows per statement, so a purge never holds long locks.
     public var batch = 5_000
 
@@ -34,6 +37,8 @@ extension LocalIMProvider {
              now.addingTimeInterval(-retention.liveNotifications)),
             ("DELETE FROM im_connections WHERE ctid IN (SELECT ctid FROM im_connections WHERE seen_at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2)",
              now.addingTimeInterval(-retention.staleConnections)),
+            ("DELETE FROM im_accounts WHERE ctid IN (SELECT ctid FROM im_accounts WHERE coalesce(revoked_at, token_expires_at) < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2)",
+             now.addingTimeInterval(-retention.lapsedAccounts)),
         ]
         var deleted = 0
         for (sql, cutoff) in statements {

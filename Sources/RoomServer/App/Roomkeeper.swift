@@ -49,6 +49,12 @@ public struct Roomkeeper: Sendable {
         ExpirySweeper(engine: services.engine, configuration: options.sweeper, logger: logger)
     }
 
+    /// Purges what tenants' retention no longer keeps, once a minute.
+    public var retention: RetentionPurger {
+        let tenants = services.tenants
+        return RetentionPurger(database: services.database, clock: services.clock, tenants: { tenants.current.sorted }, logger: logger)
+    }
+
     public func dispatcher(deliverer: (any OutboxDeliverer)? = nil) -> OutboxDispatcher {
         let tenants = services.tenants
         return OutboxDispatcher(
@@ -83,7 +89,7 @@ public struct Roomkeeper: Sendable {
             router: try buildRouter(),
             server: .boundedHTTP1WebSocket(webSocketRouter: buildWebSocketRouter(), headSeconds: options.requestHeadSeconds, idleSeconds: options.idleSeconds),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "roomkeeper"),
-            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub],
+            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention],
             logger: logger)
     }
 }

@@ -11,6 +11,7 @@ struct OpsRoutes: Sendable {
     let migrator: Migrator
     let metrics: PrometheusCollectorRegistry
     let gauges = RoomGauges()
+    let refresher = GaugeRefresher(interval: .seconds(15))
 
     struct Status: ResponseEncodable {
         let status: String
@@ -34,7 +35,7 @@ struct OpsRoutes: Sendable {
         }
 
         router.get("metrics") { _, _ -> Response in
-            try await gauges.refresh(services: services, registry: metrics)
+            try await refresher.refreshIfStale { try await gauges.refresh(services: services, registry: metrics) }
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
@@ -42,19 +43,54 @@ struct OpsRoutes: Sendable {
     }
 }
 
-/// Gauges read from the database at scrape time: rooms by plugin and state,
-/// and the outbox backlog. No tenant label: /metrics is not tenant-scoped.
+/// /metrics needs no login, so a scrape must stay cheap whoever sends it:
+/// the gauges are read from the database at most once per `interval`, and
+/// scrapes that arrive meanwhile (or during the read) share that one read.
+actor GaugeRefresher {
+    let interval: Duration
+    private var last: ContinuousClock.Instant?
+    private var running: Task<Void, any Error>?
+    /// Database reads so far (exported, so the sharing can be seen).
+    private(set) var reads = 0
+
+    init(interval: Duration) {
+        self.interval = interval
+    }
+
+    func refreshIfStale(_ read: @escaping @Sendable () async throws -> Void) async throws {
+        if let running { return try await running.value }
+        if let last, ContinuousClock.now - last < interval { return }
+        let task = Task { try await read() }
+        running = task
+        reads += 1
+        AppMetrics.registry.makeCounter(name: "roomkeeper_metrics_reads_total").increment()
+        defer { running = nil }
+        try await task.value
+        last = .now
+    }
+}
+
+/// Gauges read from the database: open rooms by plugin, and the outbox
+/// entries not yet delivered (pending, dead). Only partial indexes are read
+/// (schema/core/0006), so closed rooms and delivered entries cost nothing.
+/// No tenant label: /metrics is not tenant-scoped.
 final class RoomGauges: Sendable {
     private let seen = Mutex<Set<[String]>>([])
 
     func refresh(services: RoomServices, registry: PrometheusCollectorRegistry) async throws {
         var rooms: [[String]: Int] = [:]
-        for count in try await services.engine.store.roomCounts(nil) {
-            rooms[["rooms", count.pluginID, count.state], default: 0] += count.count
+        let open = try await services.database.query("""
+            SELECT plugin_id, count(*)::int FROM rooms WHERE state = 'open' GROUP BY plugin_id
+            """)
+        for (pluginID, count) in try open.decode((String, Int).self) {
+            rooms[["rooms", pluginID, "open"], default: 0] += count
         }
-        var outbox: [[String]: Int] = [:]
-        for count in try await OutboxStore(database: services.database).counts(nil) {
-            outbox[["outbox", count.status], default: 0] += count.count
+        var outbox: [[String]: Int] = [["outbox", "pending"]: 0, ["outbox", "dead"]: 0]
+        let undelivered = try await services.database.query("""
+            SELECT status, count(*)::int FROM outbox WHERE status <> 'delivered' GROUP BY status
+            """)
+        for (status, count) in try undelivered.decode((String, Int).self) {
+            outbox[["outbox", status], default: 0] += count
         }
         let current = rooms.merging(outbox) { a, _ in a }
         // A label set that disappeared from the query is zero now, not stale.

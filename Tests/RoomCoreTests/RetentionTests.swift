@@ -1,0 +1,65 @@
+import Foundation
+import Logging
+import RoomCore
+import RoomTestSupport
+import Testing
+
+/// #16, finding 10: nothing grows for ever. What retention no longer keeps
+/// goes, in bounded batches; what still serves someone stays.
+@Suite struct RetentionTests {
+    @Test func oldClosedRoomsEndedSessionsIdleGuestsAndDeliveredEntriesGo() async throws {
+        let fixture = try await EngineFixture()
+        let tenant = fixture.tenant
+        let accounts = AccountStore(database: fixture.database, clock: fixture.clock)
+        let purger = RetentionPurger(database: fixture.database, clock: fixture.clock, tenants: { [tenant] }, batch: 1, logger: Logger(label: "retention"))
+
+        let closed = try await fixture.room(owner: "old-owner", ttl: 86_400 * 300)
+        try await fixture.engine.join(closed.id, account: "member", in: tenant, pluginID: nil)
+        _ = try await fixture.engine.dissolve(closed.id, by: .account("old-owner"), in: tenant, pluginID: nil)
+        let alsoClosed = try await fixture.room(owner: "old-owner-2")
+        _ = try await fixture.engine.dissolve(alsoClosed.id, by: .account("old-owner-2"), in: tenant, pluginID: nil)
+        let idleGuest = try await accounts.createGuest(tenant.id, prefix: "g", nickname: { $0 }, avatar: "")
+        _ = try await accounts.openSession(tenant.id, accid: idleGuest.accid, pluginID: "test-rooms", ttlSeconds: 3_600)
+        let hostGuest = try await accounts.createGuest(tenant.id, prefix: "h", nickname: { $0 }, avatar: "")
+        let registered = Account(accid: "registered", nickname: "r")
+        #expect(try await accounts.create(tenant.id, registered, passwordHash: "$2b$10$x"))
+        try await fixture.database.query("""
+            INSERT INTO outbox (tenant_id, kind, payload, status, next_attempt_at, created_at, delivered_at)
+            VALUES (\(tenant.id), 'im', '{}', 'delivered', now(), \(fixture.clock.now()), \(fixture.clock.now())),
+                   (\(tenant.id), 'im', '{}', 'pending', now(), \(fixture.clock.now()), NULL)
+            """)
+
+        fixture.clock.advance(by: 91 * 86_400)
+        let open = try await fixture.room(owner: hostGuest.accid, ttl: 86_400 * 300)
+        let recent = try await fixture.room(owner: "recent-owner")
+        _ = try await fixture.engine.dissolve(recent.id, by: .account("recent-owner"), in: tenant, pluginID: nil)
+
+        var passes = 0
+        while try await purger.purgeOnce() > 0 { passes += 1 }
+        #expect(passes > 1, "one row per statement: the purge went in batches (\(passes) passes)")
+
+        let left = try await fixture.database.query("""
+            SELECT (SELECT array_agg(room_id ORDER BY room_id) FROM rooms WHERE tenant_id = \(tenant.id)),
+                   (SELECT count(*)::int FROM room_events WHERE tenant_id = \(tenant.id) AND room_id = \(closed.id)),
+                   (SELECT count(*)::int FROM room_members WHERE tenant_id = \(tenant.id) AND room_id = \(closed.id)),
+                   (SELECT count(*)::int FROM sessions WHERE tenant_id = \(tenant.id)),
+                   (SELECT array_agg(accid ORDER BY accid) FROM accounts WHERE tenant_id = \(tenant.id)),
+                   (SELECT array_agg(status ORDER BY status) FROM outbox WHERE tenant_id = \(tenant.id))
+            """).decode(([Int64], Int, Int, Int, [String], [String]).self).first
+        let (rooms, events, members, sessions, accountIDs, outbox) = try #require(left)
+        #expect(Set(rooms) == [open.id, recent.id], "the closed room went with its events and members; open and recent stay")
+        #expect(events == 0 && members == 0)
+        #expect(sessions == 0, "the ended session went")
+        #expect(accountIDs == [hostGuest.accid, "registered"].sorted(), "the idle guest went; a room's host and a registered account stay")
+        #expect(outbox.contains("pending") && !outbox.contains("delivered"))
+    }
+
+    @Test func aTenantSetsItsOwnRetention() throws {
+        let reader = SettingsReader(file: "t.toml", path: "retention", table: ["closedRooms": .string("2d"), "idleGuests": .string("1h")], environment: [:])
+        let policy = RetentionPolicy(reader)
+        #expect(policy.closedRooms == 2 * 86_400 && policy.idleGuests == 3_600 && policy.deliveredOutbox == 7 * 86_400)
+        let bad = SettingsReader(file: "t.toml", path: "retention", table: ["closedRooms": .string("1s")], environment: [:])
+        _ = RetentionPolicy(bad)
+        #expect(bad.issues.first?.description.contains("closedRooms") == true, "a retention under an hour is refused by name")
+    }
+}
