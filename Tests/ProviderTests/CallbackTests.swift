@@ -74,7 +74,9 @@ import Testing
     }
 
     @Test func tencentCallbacksNeedASignAndATimeNotPast() async throws {
-        let fixture = try await VendorTables.fixture(VendorTables.tencent("http://127.0.0.1:9"))
+        let fake = FakeTencent()
+        try await fake.vendor.run { url in
+        let fixture = try await VendorTables.fixture(VendorTables.tencent(url))
         let state = ProviderStateStore(database: fixture.database)
         try await fixture.live { (http: HTTP) async throws -> Void in
             let path = "/t/\(fixture.id(0))/callbacks/tencent"
@@ -89,6 +91,12 @@ import Testing
             let started = try await http.request(.post, path, json: body(1, t: later))
             #expect(started.status == .ok && started.json["code"] == .number(0))
             #expect(try await state.stream(fixture.id(0), "s1")?.live == true)
+            // #16, finding 5: the sign covers only t, so a cut is believed only
+            // when Tencent's API agrees the stream stopped.
+            fake.publish("s1")
+            #expect(try await http.request(.post, path, json: body(0, t: later - 1)).status == .ok)
+            #expect(try await state.stream(fixture.id(0), "s1")?.live == true, "Tencent still lists it: a forged cut changes nothing")
+            fake.stop("s1")
             #expect(try await http.request(.post, path, json: body(0, t: later)).status == .ok)
             #expect(try await state.stream(fixture.id(0), "s1")?.live == false)
 
@@ -100,6 +108,18 @@ import Testing
             let farAhead = Int64(Date().timeIntervalSince1970) + 86_400
             #expect(try await http.request(.post, path, json: body(1, t: farAhead)).status == .unauthorized, "a sign valid for a day is refused")
             #expect(try await state.stream(fixture.id(0), "s1")?.live == false)
+        }
+        }
+    }
+
+    @Test func aTencentCutThatCannotBeConfirmedIsRefusedForARetry() async throws {
+        let fixture = try await VendorTables.fixture(VendorTables.tencent("http://127.0.0.1:9"))
+        try await fixture.live { (http: HTTP) async throws -> Void in
+            let t = String(Int64(Date().timeIntervalSince1970) + 600)
+            let cut = #"{"event_type":0,"stream_id":"s2","t":\#(t),"sign":"\#(Self.md5(VendorSecrets.callbackKey + t))"}"#
+            let answer = try await http.request(.post, "/t/\(fixture.id(0))/callbacks/tencent", json: cut)
+            #expect(answer.status == .serviceUnavailable && answer.json["code"]?.string == "callback_unconfirmed")
+            #expect(try await ProviderStateStore(database: fixture.database).stream(fixture.id(0), "s2") == nil, "nothing changed")
         }
     }
 }

@@ -31,6 +31,8 @@ final class FakeTencent: Sendable {
     }
 
     func publish(_ stream: String) { store.state.withLock { _ = $0.online.insert(stream) } }
+    /// The broadcaster stops publishing.
+    func stop(_ stream: String) { store.state.withLock { _ = $0.online.remove(stream) } }
     var online: Set<String> { store.state.withLock { $0.online } }
 
     static func answer(_ store: Store<State>, _ call: ReceivedCall, _ method: HTTPRequest.Method) -> FakeVendor.Answer {
@@ -43,14 +45,17 @@ final class FakeTencent: Sendable {
         guard call.headers["authorization"] == authorization(host: host, contentType: contentType, timestamp: seconds, body: call.body) else {
             return failure("AuthFailure.SignatureFailure", "signature")
         }
-        guard let expected = parameters[action], case .object(let body)? = JSONValue.parse(call.body), Set(body.keys) == expected else {
+        // A list may be filtered to one stream.
+        guard let expected = parameters[action], case .object(let body)? = JSONValue.parse(call.body),
+              Set(body.keys).subtracting(action == "DescribeLiveStreamOnlineList" ? ["StreamName"] : []) == expected else {
             return failure("InvalidParameter", "parameters")
         }
         guard body["DomainName"]?.string == domain, body["AppName"]?.string == "live" else { return failure("InvalidParameter.DomainNotExist", "domain") }
         return store.state.withLock { state -> FakeVendor.Answer in
             switch action {
             case "DescribeLiveStreamOnlineList":
-                let info = state.online.sorted().map { JSONValue.object(["StreamName": .string($0), "AppName": "live", "DomainName": .string(domain)]) }
+                let named = body["StreamName"]?.string
+                let info = state.online.sorted().filter { named == nil || $0 == named }.map { JSONValue.object(["StreamName": .string($0), "AppName": "live", "DomainName": .string(domain)]) }
                 return ok(["TotalNum": .number(Double(info.count)), "TotalPage": 1, "PageNum": 1, "PageSize": 100, "OnlineInfo": .array(info)])
             default:
                 guard let stream = body["StreamName"]?.string, state.online.remove(stream) != nil else {

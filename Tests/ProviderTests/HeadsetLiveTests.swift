@@ -82,6 +82,7 @@ import Testing
                 // Live: the room lives past the idle timeout.
                 clock.advance(by: 11 * 60)
                 #expect(try await fixture.server().sweeper.sweepOnce() == 0)
+                fake.stop(stream)
                 #expect(try await callback(http, fixture.id(0), stream: stream, started: false, clock: clock).status == .ok)
                 guard case .array(let none)? = try await phone.call("/live/list")["data"]?["list"] else { Issue.record("list"); return }
                 #expect(none.isEmpty, "cut: not live any more")
@@ -90,8 +91,15 @@ import Testing
                 clock.advance(by: 61)
                 #expect(try await fixture.server().sweeper.sweepOnce() == 1, "idle 10 minutes after the cut: expired")
 
-                #expect(try await eventually { fake.online.isEmpty }, "the stream drop reached Tencent, TC3-signed")
-                #expect(fake.vendor.calls.map { $0.headers["x-tc-action"] } == ["DropLiveStream"])
+                // The stream had stopped: the drop is sent and Tencent answers that it is gone.
+                #expect(try await eventually {
+                    let pending = try? await fixture.database.query("""
+                        SELECT count(*)::int FROM outbox WHERE tenant_id = \(fixture.id(0)) AND status <> 'delivered'
+                        """).decode(Int.self).first
+                    return pending == 0
+                }, "the room's drop and chatroom close were delivered")
+                let actions = fake.vendor.calls.compactMap { $0.headers["x-tc-action"] }
+                #expect(actions == ["DescribeLiveStreamOnlineList"], "the cut was confirmed with Tencent before it counted")
                 let ended = try await fixture.database.query("""
                     SELECT count(*)::int FROM headset_intercom WHERE tenant_id = \(fixture.id(0)) AND room_id = \(roomID) AND ended_at IS NOT NULL
                     """).decode(Int.self).first

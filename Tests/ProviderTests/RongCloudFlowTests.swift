@@ -87,4 +87,16 @@ import Testing
             }
         }
     }
+
+    /// #16, finding 4: revoking an account's access expires its RongCloud tokens.
+    @Test func revokingAnAccountExpiresItsRongCloudTokens() async throws {
+        let fake = FakeRongCloud()
+        try await fake.vendor.run { url in
+            let fixture = try await ServerFixture(pluginTables: [VendorTables.rongcloud(url, backup: url) + "\n" + VendorTables.plugins + "\n"],
+                                                  registry: VendorTables.registry)
+            try await fixture.tenants[0].im.revokeTokens(accid: "ann")
+            let expired = try #require(fake.tokensExpiredBefore("ann"))
+            #expect(expired == Int64(fixture.clock.now().timeIntervalSince1970 * 1000), "tokens issued before now stop working")
+        }
+    }
 }

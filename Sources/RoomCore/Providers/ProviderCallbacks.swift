@@ -57,6 +57,16 @@ public enum CallbackRefusal: Error, Sendable, Equatable, CustomStringConvertible
 public protocol CallbackVerifier: Sendable {
     var callbackName: String { get }
     func verify(_ callback: ProviderCallback, now: Date) -> Result<[ProviderEvent], CallbackRefusal>
+    /// The verified events the provider itself confirms, asked of its API
+    /// where the signature does not cover what the event claims (Tencent's
+    /// sign covers only a time). Throws when the provider cannot be asked:
+    /// the callback is then refused with 503, to be sent again.
+    func confirm(_ events: [ProviderEvent]) async throws -> [ProviderEvent]
+}
+
+extension CallbackVerifier {
+    /// A signature over the whole body is confirmation enough.
+    public func confirm(_ events: [ProviderEvent]) async throws -> [ProviderEvent] { events }
 }
 
 /// How far a signed callback's own time may be from ours: a captured

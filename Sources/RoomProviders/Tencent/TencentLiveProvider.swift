@@ -71,6 +71,30 @@ public struct TencentLiveProvider: LiveProvider, CallbackVerifier {
         }
     }
 
+    /// Whether Tencent lists the stream as being published now.
+    public func isStreamLive(_ stream: String) async throws -> Bool {
+        let answer = try await api("DescribeLiveStreamOnlineList", [
+            "DomainName": .string(configuration.pushDomain), "AppName": .string(configuration.app),
+            "PageNum": 1, "PageSize": 10, "StreamName": .string(stream),
+        ], idempotent: true)
+        guard case .array(let online)? = answer["OnlineInfo"] else { return false }
+        return online.contains { $0["StreamName"]?.string == stream }
+    }
+
+    /// Tencent's `sign` covers only `t`, not the body: anyone holding one
+    /// captured callback could forge a cut for any stream until `t`. A cut
+    /// (which expires the live room) is acted on only when Tencent's API
+    /// agrees the stream is no longer live. A start is harmless: it only
+    /// marks a stream live that the room's owner was given a push URL for.
+    public func confirm(_ events: [ProviderEvent]) async throws -> [ProviderEvent] {
+        var confirmed: [ProviderEvent] = []
+        for event in events {
+            if case .stream(let name, live: false) = event, try await isStreamLive(name) { continue }
+            confirmed.append(event)
+        }
+        return confirmed
+    }
+
     /// A stream that is not live any more counts as dropped.
     public func dropStream(_ stream: String) async throws {
         do {

@@ -50,9 +50,16 @@ struct ProviderCallbackRoutes: Sendable {
                 if let problem = events.lazy.compactMap(\.problem).first {
                     throw Problem(.badRequest, code: "callback_malformed", detail: "malformed callback: \(problem)")
                 }
+                let confirmed: [ProviderEvent]
+                do {
+                    confirmed = try await verifier.confirm(events)
+                } catch {
+                    context.logger.warning("provider callback unconfirmed", metadata: ["tenant": "\(tenantID)", "provider": "\(provider)"])
+                    throw Problem(.serviceUnavailable, code: "callback_unconfirmed", detail: "the provider could not confirm the event; send it again")
+                }
                 do {
                     if try await ProviderStateStore(database: services.database).apply(
-                        events, tenant: tenant, provider: provider, receipt: Self.receipt(callback, provider: provider), now: services.clock.now()) {
+                        confirmed, tenant: tenant, provider: provider, receipt: Self.receipt(callback, provider: provider), now: services.clock.now()) {
                         services.wakeOutbox()
                     }
                 } catch is ProviderStateStore.Replayed {
