@@ -39,10 +39,12 @@ public enum DatabaseURL {
         }
         let query = Dictionary((url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
         let user = url.user.flatMap { $0.removingPercentEncoding } ?? "postgres"
-        let password = url.password.flatMap { $0.removingPercentEncoding }
         var database = url.path
         if database.hasPrefix("/") { database.removeFirst() }
         let name = database.isEmpty ? nil : database
+        // Without one in the URL, the password comes from PGPASSFILE, as for psql.
+        let password = url.password.flatMap { $0.removingPercentEncoding }
+            ?? PgPass.password(host: url.host ?? "127.0.0.1", port: url.port ?? 5432, database: name, user: user)
 
         if let socketDirectory = query["host"], socketDirectory.hasPrefix("/") {
             let path = "\(socketDirectory)/.s.PGSQL.\(url.port ?? 5432)"
