@@ -186,6 +186,32 @@ import Testing
         }
     }
 
+    /// #17: a reload on one instance reaches every other, so a revoked
+    /// admin key is refused everywhere within a second.
+    @Test func aReloadOnOneInstanceReachesEveryOther() async throws {
+        let fixture = try await ServerFixture()
+        let tenant = fixture.id(0)
+        try await fixture.live(ownTenants: true) { first in
+            try await fixture.live(ownTenants: true) { second in
+                #expect(try await second.get("/admin/v1/tenants/\(tenant)", key: fixture.key(0)).status == .ok)
+                let renamed = TestTenants.file(id: tenant, pluginTable: "[plugins.test-rooms]\n")
+                    .replacingOccurrences(of: Secrets.sha256Hex(fixture.key(0)), with: Secrets.sha256Hex("rotated-key"))
+                    .replacingOccurrences(of: "name = \"Test tenant \(tenant)\"", with: "name = \"Renamed\"")
+                try renamed.write(toFile: "\(fixture.tenants.path)/\(tenant).toml", atomically: true, encoding: .utf8)
+                #expect(try await first.post("/admin/v1/tenants/reload", key: fixture.operatorKey).json["applied"] == .bool(true))
+                var followed = false
+                let deadline = ContinuousClock.now + .seconds(1)
+                while !followed && ContinuousClock.now < deadline {
+                    followed = try await second.get("/admin/v1/tenants/\(tenant)", key: fixture.key(0)).status == .unauthorized
+                    if !followed { try await Task.sleep(for: .milliseconds(20)) }
+                }
+                #expect(followed, "the other instance refuses the revoked key within a second")
+                let shown = try await second.get("/admin/v1/tenants/\(tenant)", key: "rotated-key")
+                #expect(shown.status == .ok && shown.json["name"]?.string == "Renamed")
+            }
+        }
+    }
+
     @Test func healthReadinessAndMetrics() async throws {
         let fixture = try await ServerFixture()
         try await fixture.live { http in

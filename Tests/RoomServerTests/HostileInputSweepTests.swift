@@ -64,7 +64,7 @@ import Testing
     func noRouteAnswers500OrWritesWhenItRefuses(_ group: Group) async throws {
         let tables = Build.plugins.ids.map { "[plugins.\($0)]\n" }.joined(separator: "\n")
         let fixture = try await ServerFixture(pluginTables: [tables, tables], registry: Build.plugins)
-        let server = fixture.server()
+        let server = try fixture.server()
         let routes = try server.buildRouter().routes.map { (path: Self.trimmed($0.path.description), method: $0.method) }
             .filter { group.contains($0.path) }
         let tenant = fixture.id(0)

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import RoomCore
+import RoomProviders
 import RoomServer
 import RoomTestSupport
 
@@ -29,7 +30,9 @@ public struct ServerFixture: Sendable {
     }
 
     /// A new server instance each time, as after a restart.
-    public func server(_ configure: (inout ServerOptions) -> Void = { _ in }) -> Roomkeeper {
+    /// `ownTenants`: the instance loads the tenant files itself, as another
+    /// process would, instead of sharing this fixture's directory object.
+    public func server(_ configure: (inout ServerOptions) -> Void = { _ in }, ownTenants: Bool = false) throws -> Roomkeeper {
         var options = ServerOptions()
         options.port = 0
         options.operatorKey = operatorKey
@@ -39,16 +42,19 @@ public struct ServerFixture: Sendable {
         configure(&options)
         var logger = Logger(label: "server-test")
         logger.logLevel = .warning
-        return Roomkeeper(database: database, registry: registry, tenants: tenants.directory, clock: clock, options: options, logger: logger)
+        let directory = ownTenants
+            ? try TenantDirectory(path: tenants.path, loader: TenantLoader(registry: registry, providers: StandardProviderCatalog(database: database, clock: clock)))
+            : tenants.directory
+        return Roomkeeper(database: database, registry: registry, tenants: directory, clock: clock, options: options, logger: logger)
     }
 
     /// Runs `body` against a live server on 127.0.0.1. A stage that hangs
     /// (start, the test, shutdown) fails the test after 60 s, naming the stage.
     public func live<T: Sendable>(
-        options configure: (inout ServerOptions) -> Void = { _ in }, _ body: @escaping @Sendable (HTTP) async throws -> T
+        options configure: (inout ServerOptions) -> Void = { _ in }, ownTenants: Bool = false, _ body: @escaping @Sendable (HTTP) async throws -> T
     ) async throws -> T {
         let stages = StageLog()
-        let app = try server(configure).buildApplication()
+        let app = try server(configure, ownTenants: ownTenants).buildApplication()
         return try await withDeadline(60, { stages.current }) {
             let value = try await app.test(.live) { client in
                 stages.enter("running the test body")

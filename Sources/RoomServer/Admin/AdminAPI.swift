@@ -8,6 +8,7 @@ struct AdminAPI: Sendable {
     let services: RoomServices
     let registry: PluginRegistry
     let operatorKeyDigest: String?
+    let reloadBroadcast: TenantReloadBroadcast
 
     var tenants: TenantDirectory { services.tenants }
     var rooms: RoomStore { services.engine.store }
@@ -48,6 +49,11 @@ struct AdminAPI: Sendable {
             try context.requireOperator()
             switch tenants.reload(logger: context.logger) {
             case .applied(let count):
+                // Every other instance follows (a failed announcement is only
+                // a delay: their next reload, or reconnect, catches up).
+                do { try await reloadBroadcast.announce() } catch {
+                    context.logger.warning("could not announce the reload to other instances", metadata: ["error": "\(LoggableError.describe(error))"])
+                }
                 return ReloadDTO(applied: true, tenants: count)
             case .rejected(let failure):
                 throw Problem(.unprocessableContent, code: "invalid_tenants",

@@ -42,7 +42,17 @@ public struct Roomkeeper: Sendable {
     /// Reloads the tenant files on SIGHUP. Signals are the process's: only
     /// `roomkeeper serve` adds this, not every application built in tests.
     public var reloader: TenantReloader {
-        TenantReloader(tenants: services.tenants, logger: logger)
+        TenantReloader(tenants: services.tenants, broadcast: reloadBroadcast, logger: logger)
+    }
+
+    /// How this instance tells the others it reloaded the tenants.
+    public var reloadBroadcast: TenantReloadBroadcast {
+        TenantReloadBroadcast(database: services.database, instanceID: hub.instanceID)
+    }
+
+    /// Follows the other instances' tenant reloads.
+    public var reloadListener: TenantReloadListener {
+        TenantReloadListener(broadcast: reloadBroadcast, tenants: services.tenants, logger: logger)
     }
 
     public var sweeper: ExpirySweeper {
@@ -68,7 +78,8 @@ public struct Roomkeeper: Sendable {
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: MetricsMiddleware())
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry).register(on: router)
-        AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex)).register(on: router)
+        AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex),
+                 reloadBroadcast: reloadBroadcast).register(on: router)
         ProviderCallbackRoutes(services: services).register(on: router)
         ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies)).register(on: router)
         return router
@@ -89,7 +100,7 @@ public struct Roomkeeper: Sendable {
             router: try buildRouter(),
             server: .boundedHTTP1WebSocket(webSocketRouter: buildWebSocketRouter(), headSeconds: options.requestHeadSeconds, idleSeconds: options.idleSeconds),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "roomkeeper"),
-            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention],
+            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention, reloadListener],
             logger: logger)
     }
 }

@@ -4,8 +4,10 @@ import ServiceLifecycle
 import UnixSignals
 
 /// Reloads the tenant files on SIGHUP; an invalid set keeps the previous one.
+/// A reload that applied is announced to every other instance.
 public struct TenantReloader: Service {
     let tenants: TenantDirectory
+    let broadcast: TenantReloadBroadcast
     let logger: Logger
 
     public func run() async throws {
@@ -13,7 +15,12 @@ public struct TenantReloader: Service {
         // cancellation too, or a shutdown that comes first waits forever.
         try? await cancelWhenGracefulShutdown {
             for await _ in await UnixSignalsSequence(trapping: .sighup) {
-                if case .rejected(let failure) = tenants.reload(logger: logger) {
+                switch tenants.reload(logger: logger) {
+                case .applied:
+                    do { try await broadcast.announce() } catch {
+                        logger.warning("could not announce the reload to other instances", metadata: ["error": "\(LoggableError.describe(error))"])
+                    }
+                case .rejected(let failure):
                     for issue in failure.issues { logger.error("tenant file problem", metadata: ["issue": "\(issue)"]) }
                 }
             }
