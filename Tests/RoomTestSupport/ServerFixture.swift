@@ -32,7 +32,8 @@ public struct ServerFixture: Sendable {
     /// A new server instance each time, as after a restart.
     /// `ownTenants`: the instance loads the tenant files itself, as another
     /// process would, instead of sharing this fixture's directory object.
-    public func server(_ configure: (inout ServerOptions) -> Void = { _ in }, ownTenants: Bool = false) throws -> Roomkeeper {
+    /// `database`: another database than the fixture's (one that is down, say).
+    public func server(_ configure: (inout ServerOptions) -> Void = { _ in }, ownTenants: Bool = false, database other: Database? = nil) throws -> Roomkeeper {
         var options = ServerOptions()
         options.port = 0
         options.operatorKey = operatorKey
@@ -45,16 +46,17 @@ public struct ServerFixture: Sendable {
         let directory = ownTenants
             ? try TenantDirectory(path: tenants.path, loader: TenantLoader(registry: registry, providers: StandardProviderCatalog(database: database, clock: clock)))
             : tenants.directory
-        return Roomkeeper(database: database, registry: registry, tenants: directory, clock: clock, options: options, logger: logger)
+        return Roomkeeper(database: other ?? database, registry: registry, tenants: directory, clock: clock, options: options, logger: logger)
     }
 
     /// Runs `body` against a live server on 127.0.0.1. A stage that hangs
     /// (start, the test, shutdown) fails the test after 60 s, naming the stage.
     public func live<T: Sendable>(
-        options configure: (inout ServerOptions) -> Void = { _ in }, ownTenants: Bool = false, _ body: @escaping @Sendable (HTTP) async throws -> T
+        options configure: (inout ServerOptions) -> Void = { _ in }, ownTenants: Bool = false, database other: Database? = nil,
+        _ body: @escaping @Sendable (HTTP) async throws -> T
     ) async throws -> T {
         let stages = StageLog()
-        let app = try server(configure, ownTenants: ownTenants).buildApplication()
+        let app = try server(configure, ownTenants: ownTenants, database: other).buildApplication()
         return try await withDeadline(60, { stages.current }) {
             let value = try await app.test(.live) { client in
                 stages.enter("running the test body")

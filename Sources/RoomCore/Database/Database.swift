@@ -9,11 +9,31 @@ public struct Database: Sendable {
     public let logger: Logger
     /// For connections of their own (LISTEN) outside the pool; nil: borrow from the pool.
     public let dedicatedConnection: PostgresConnection.Configuration?
+    /// How long a request waits for a pooled connection before it fails with
+    /// `DatabaseUnavailable`. The pool itself would wait for ever while
+    /// PostgreSQL is down or failing over: requests would hang.
+    public let leaseSeconds: Double
 
-    public init(client: PostgresClient, logger: Logger, dedicatedConnection: PostgresConnection.Configuration? = nil) {
+    public init(client: PostgresClient, logger: Logger, dedicatedConnection: PostgresConnection.Configuration? = nil, leaseSeconds: Double = 5) {
         self.client = client
         self.logger = logger
         self.dedicatedConnection = dedicatedConnection
+        self.leaseSeconds = leaseSeconds
+    }
+
+    /// Waits, at most `leaseSeconds`, until the pool can lend a connection.
+    /// Every query and transaction passes here first, so when PostgreSQL is
+    /// away a request fails in seconds instead of hanging; the connection it
+    /// then borrows is the one this check left idle.
+    private func ensureReachable() async throws {
+        let client = client
+        do {
+            try await withTimeout(leaseSeconds, operation: "leasing a database connection") {
+                try await client.withConnection { _ in }
+            }
+        } catch let timeout as TimeoutError {
+            throw DatabaseUnavailable(timeout.description)
+        }
     }
 
     /// Runs `body` on a connection of its own, closed when `body` ends or
@@ -37,7 +57,8 @@ public struct Database: Sendable {
     public func transaction<Result: Sendable>(
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await client.withConnection { connection in
+        try await ensureReachable()
+        return try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             let result: Result
             do {
@@ -56,7 +77,8 @@ public struct Database: Sendable {
     /// left half-read (our queries return few rows).
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await client.query(query, logger: logger).collect()
+        try await ensureReachable()
+        return try await client.query(query, logger: logger).collect()
     }
 }
 

@@ -65,6 +65,9 @@ struct ClientAPI: Sendable {
             return WireEnvelope.failure(style, WireEnvelope.badParameter(style, error))
         } catch let error as RoomError {
             return WireEnvelope.failure(style, enabled.plugin.clientError(for: error) ?? WireEnvelope.roomError(style, error))
+        } catch where DatabaseUnavailable.matches(error) {
+            logger.warning("database unavailable", metadata: ["error": "\(LoggableError.describe(error))"])
+            return WireEnvelope.failure(style, WireEnvelope.unavailable(style))
         } catch let error as IMError {
             logger.warning("IM provider call failed", metadata: ["error": "\(error)"])
             return WireEnvelope.failure(style, WireEnvelope.providerError(style))

@@ -57,6 +57,11 @@ enum WireEnvelope {
         ClientError(code: style == .netease ? 800 : 4, message: "the IM service did not answer; try again")
     }
 
+    /// PostgreSQL is restarting or failing over: nothing was done; try again.
+    static func unavailable(_ style: WireStyle) -> ClientError {
+        ClientError(code: style == .netease ? 503 : 4, message: "the service is unavailable for a moment; try again")
+    }
+
     static func internalError(_ style: WireStyle) -> ClientError {
         ClientError(code: style == .netease ? 500 : 4, message: "internal error")
     }

@@ -88,6 +88,12 @@ struct ProblemMiddleware: RouterMiddleware {
             return try Problem(error.status, code: code, detail: error.body ?? error.status.reasonPhrase).response(from: request, context: context)
         } catch let error as HTTPResponseError {
             return try error.response(from: request, context: context)
+        } catch where DatabaseUnavailable.matches(error) {
+            context.logger.warning("database unavailable", metadata: ["error": "\(LoggableError.describe(error))", "path": "\(request.uri.path)"])
+            var response = try Problem(.serviceUnavailable, code: "database_unavailable", detail: "the database is unavailable for a moment; try again")
+                .response(from: request, context: context)
+            response.headers[.retryAfter] = "2"
+            return response
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(LoggableError.describe(error))", "path": "\(request.uri.path)"])
             return try Problem(.internalServerError, code: "internal", detail: "internal error; see the server log").response(from: request, context: context)

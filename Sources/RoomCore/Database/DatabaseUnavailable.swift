@@ -1,0 +1,31 @@
+import PostgresNIO
+
+/// PostgreSQL cannot serve the request now: no connection could be leased in
+/// time (the server is down, restarting or failing over), a connection broke
+/// under the request, or the server is shutting down or read-only (a standby
+/// after a failover). Routes answer it as "try again", never as an internal
+/// error, and nothing of the request was committed.
+public struct DatabaseUnavailable: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+
+    public var description: String { "the database is unavailable: \(reason)" }
+
+    /// Whether `error` is PostgreSQL being away rather than a bad request.
+    public static func matches(_ error: any Error) -> Bool {
+        if error is DatabaseUnavailable { return true }
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed, .clientClosedConnection:
+            return true
+        default:
+            // 57P0x: the server is shutting down or starting; 25006: read-only
+            // (we reached a standby); 08xxx: connection exceptions.
+            guard let state = error.serverInfo?[.sqlState] else { return false }
+            return state.hasPrefix("57P") || state == "25006" || state.hasPrefix("08")
+        }
+    }
+}
