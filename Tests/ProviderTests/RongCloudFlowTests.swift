@@ -91,6 +91,7 @@ import Testing
     /// #16, finding 4: revoking an account's access expires its RongCloud tokens.
     @Test func revokingAnAccountExpiresItsRongCloudTokens() async throws {
         let fake = FakeRongCloud()
+        VendorSecrets.export()
         try await fake.vendor.run { url in
             let fixture = try await ServerFixture(pluginTables: [VendorTables.rongcloud(url, backup: url) + "\n" + VendorTables.plugins + "\n"],
                                                   registry: VendorTables.registry)

@@ -45,8 +45,8 @@ import Testing
                     let frame = try await withDeadline(10, { "waiting for the revoked socket to close" }) { try await socket.closeFrame() }
                     #expect(frame?.closeCode == .unknown(4003))
                 }
-                let again = IMTestClient(port: try #require(second.client.port), tenant: setup.tenant, accid: accid, token: token)
-                #expect(try await again.closeFrame()?.closeCode == .unknown(4001), "the old IM token opens nothing")
+                let again = try await IMTestClient.refusal(port: try #require(second.client.port), tenant: setup.tenant, accid: accid, token: token)
+                #expect(again?.closeCode == .unknown(4001), "the old IM token opens nothing")
                 #expect(try await setup.local.isMember(accid, of: "any") == false)
                 let rows = try await setup.fixture.database.query("""
                     SELECT count(*)::int FROM im_connections WHERE tenant_id = \(setup.tenant) AND accid = \(accid)
@@ -97,8 +97,7 @@ import Testing
             let limit = setup.local.limits.maxConnectionsPerAccount
             var held: [IMTestClient] = []
             for _ in 0..<limit { held.append(try await setup.connect(accid, token, port: port)) }
-            let extra = IMTestClient(port: port, tenant: setup.tenant, accid: accid, token: token)
-            let refused = try await extra.closeFrame()
+            let refused = try await IMTestClient.refusal(port: port, tenant: setup.tenant, accid: accid, token: token)
             #expect(refused?.closeCode == .unknown(4029))
             #expect(refused?.reason == "this account already holds \(limit) sockets")
             try await held.removeFirst().close()

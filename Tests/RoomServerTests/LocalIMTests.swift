@@ -155,15 +155,13 @@ import Testing
         try await setup.fixture.live { http in
             let port = try #require(http.client.port)
             _ = try await setup.account("eve")
-            let refused = setup.client("eve", "not-the-token", port: port)
-            let frame = try await refused.closeFrame()
+            let frame = try await IMTestClient.refusal(port: port, tenant: setup.fixture.id(0), accid: "eve", token: "not-the-token")
             #expect(frame?.closeCode == .unknown(4001))
             #expect(frame?.reason == "the first frame must be a login with a valid accid and token")
-            let nowhere = IMTestClient(port: port, tenant: "no-such-tenant", accid: "eve", token: "x")
-            #expect(try await nowhere.closeFrame()?.closeCode == .unknown(4004))
-            let notLoggedIn = IMTestClient(port: port, path: "/t/\(setup.fixture.id(0))/im/ws")
-            notLoggedIn.send(#"{"type":"ping"}"#)
-            #expect(try await notLoggedIn.closeFrame()?.closeCode == .unknown(4001), "the first frame must log in")
+            let nowhere = try await IMTestClient.refusal(port: port, tenant: "no-such-tenant", accid: "eve", token: "x")
+            #expect(nowhere?.closeCode == .unknown(4004))
+            let notLoggedIn = try await IMTestClient.refusal(port: port, path: "/t/\(setup.fixture.id(0))/im/ws", first: #"{"type":"ping"}"#)
+            #expect(notLoggedIn?.closeCode == .unknown(4001), "the first frame must log in")
         }
     }
 
@@ -174,8 +172,7 @@ import Testing
         try await setup.fixture.live { http in
             let port = try #require(http.client.port)
             let token = try await setup.account("uri")
-            let client = IMTestClient(port: port, path: "/t/\(setup.fixture.id(0))/im/ws?accid=uri&token=\(token)")
-            let frame = try await client.closeFrame()
+            let frame = try await IMTestClient.refusal(port: port, path: "/t/\(setup.fixture.id(0))/im/ws?accid=uri&token=\(token)")
             #expect(frame?.closeCode == .unknown(4001))
             #expect(frame?.reason == "credentials go in the login frame, never in the URL")
         }
