@@ -22,45 +22,37 @@ public struct ProviderStateStore: Sendable {
     /// same transaction: the same callback again throws `Replayed` and
     /// changes nothing.
     @discardableResult
-    public func apply(_ events: [ProviderEvent], tenant: Tenant, provider: String, receipt: String? = nil, now: Date) async throws -> Bool {
+    public func apply(_ events: [ProviderEvent], tenant: Tenant, provider: String, receipt: String, now: Date) async throws -> Bool {
         let tenantID = tenant.id
-        if let receipt {
-            return try await database.transaction { connection in
-                let fresh = try await connection.query("""
-                    INSERT INTO provider_callback_receipts (tenant_id, provider, digest, received_at)
-                    VALUES (\(tenantID), \(provider), \(receipt), \(now)) ON CONFLICT DO NOTHING RETURNING 1
-                    """, logger: database.logger).collect()
-                guard !fresh.isEmpty else { throw Replayed() }
-                // Old receipts go in small batches, as callbacks arrive.
-                try await connection.query("""
-                    DELETE FROM provider_callback_receipts WHERE ctid IN (
-                        SELECT ctid FROM provider_callback_receipts
-                        WHERE received_at < \(now.addingTimeInterval(-Self.receiptRetention)) LIMIT 100)
-                    """, logger: database.logger)
-                return try await record(events, tenant: tenant, provider: provider, now: now, on: connection)
-            }
-        }
-        guard !events.isEmpty else { return false }
         return try await database.transaction { connection in
-            try await record(events, tenant: tenant, provider: provider, now: now, on: connection)
+            let fresh = try await connection.query("""
+                INSERT INTO provider_callback_receipts (tenant_id, provider, digest, received_at)
+                VALUES (\(tenantID), \(provider), \(receipt), \(now)) ON CONFLICT DO NOTHING RETURNING 1
+                """, logger: database.logger).collect()
+            guard !fresh.isEmpty else { throw Replayed() }
+            // Old receipts go in small batches, as callbacks arrive.
+            try await connection.query("""
+                DELETE FROM provider_callback_receipts WHERE ctid IN (
+                    SELECT ctid FROM provider_callback_receipts
+                    WHERE received_at < \(now.addingTimeInterval(-Self.receiptRetention)) LIMIT 100)
+                """, logger: database.logger)
+            return try await record(events, tenant: tenant, provider: provider, now: now, on: connection)
         }
     }
 
     /// The events and the plugins' hooks on them; true when outbox work was queued.
     private func record(_ events: [ProviderEvent], tenant: Tenant, provider: String, now: Date, on connection: PostgresConnection) async throws -> Bool {
         let tenantID = tenant.id
-        do {
-            var messages: [OutboxMessage] = []
-            for event in events {
-                try await record(event, tenantID: tenantID, provider: provider, now: now, on: connection)
-                for enabled in tenant.plugins.values.sorted(by: { $0.plugin.id < $1.plugin.id }) {
-                    let parts = HookParts(connection: connection, tenantID: tenantID, now: now, actor: .system, logger: database.logger)
-                    messages += try await enabled.plugin.providerEvent(event, parts)
-                }
+        var messages: [OutboxMessage] = []
+        for event in events {
+            try await record(event, tenantID: tenantID, provider: provider, now: now, on: connection)
+            for enabled in tenant.plugins.values.sorted(by: { $0.plugin.id < $1.plugin.id }) {
+                let parts = HookParts(connection: connection, tenantID: tenantID, now: now, actor: .system, logger: database.logger)
+                messages += try await enabled.plugin.providerEvent(event, parts)
             }
-            try await OutboxStore.enqueue(messages, tenantID: tenantID, now: now, on: connection, logger: database.logger)
-            return !messages.isEmpty
         }
+        try await OutboxStore.enqueue(messages, tenantID: tenantID, now: now, on: connection, logger: database.logger)
+        return !messages.isEmpty
     }
 
     private func record(_ event: ProviderEvent, tenantID: TenantID, provider: String, now: Date, on connection: PostgresConnection) async throws {

@@ -249,9 +249,9 @@ public final class LocalIMHub: Service, Sendable {
             try await deliver(ChatroomEvent(tenantID: tenant, chatroom: chatroom, id: id, kind: kind, payload: JSONValue.parse(payload), at: at))
             replayed += 1
         }
-        for account in Set(held.map { "\($0.tenant)\u{1}\($0.accid)" }) {
-            let parts = account.split(separator: "\u{1}", maxSplits: 1).map(String.init)
-            try await deliverUndelivered(tenantID: parts[0], to: parts[1])
+        var accounts = Set<[String]>()
+        for session in held where accounts.insert([session.tenant, session.accid]).inserted {
+            try await deliverStored(tenantID: session.tenant, to: session.accid, includingUnstored: true)
         }
         logger.info("local IM replayed events after a LISTEN gap", metadata: ["events": "\(replayed)"])
     }
@@ -278,21 +278,13 @@ public final class LocalIMHub: Service, Sendable {
         try await sendClaimed(rows, tenantID: tenantID, to: accid)
     }
 
-    /// Everything not yet delivered to `accid`, stored or not (a LISTEN gap).
-    private func deliverUndelivered(tenantID: TenantID, to accid: AccountID) async throws {
-        let rows = try await database.query("""
-            UPDATE im_notifications SET delivered_at = \(clock.now())
-            WHERE tenant_id = \(tenantID) AND to_accid = \(accid) AND delivered_at IS NULL
-            RETURNING notification_id, from_accid, attach, (extract(epoch FROM created_at) * 1000)::bigint
-            """)
-        try await sendClaimed(rows, tenantID: tenantID, to: accid)
-    }
-
     /// Delivers what was stored for `accid` while it was offline, once.
-    public func deliverStored(tenantID: TenantID, to accid: AccountID) async throws {
+    /// `includingUnstored`: after a LISTEN gap, also what was sent for an
+    /// online account whose NOTIFY was lost.
+    public func deliverStored(tenantID: TenantID, to accid: AccountID, includingUnstored: Bool = false) async throws {
         let rows = try await database.query("""
             UPDATE im_notifications SET delivered_at = \(clock.now())
-            WHERE tenant_id = \(tenantID) AND to_accid = \(accid) AND delivered_at IS NULL AND store_offline
+            WHERE tenant_id = \(tenantID) AND to_accid = \(accid) AND delivered_at IS NULL AND (store_offline OR \(includingUnstored))
             RETURNING notification_id, from_accid, attach, (extract(epoch FROM created_at) * 1000)::bigint
             """)
         try await sendClaimed(rows, tenantID: tenantID, to: accid)
