@@ -33,6 +33,8 @@ let package = Package(
             name: "RoomCore",
             dependencies: [
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Only to recognise the pool's own "cannot connect" error.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -28,15 +28,22 @@ enum Env {
         return logger
     }
 
+    /// The database DATABASE_URL names, through a router that has already
+    /// found the primary among the URL's hosts; the router must run.
+    static func database(_ logger: Logger) async throws -> (PrimaryRouter, Database) {
+        let router = PrimaryRouter(endpoint: try databaseEndpoint(), logger: logger)
+        await router.followPrimary()
+        return (router, Database(router: router, logger: logger))
+    }
+
     /// Runs `body` with a PostgreSQL client that is running, then stops it.
     static func withDatabase<T: Sendable>(_ logger: Logger, _ body: @Sendable (Database) async throws -> T) async throws -> T {
-        let endpoint = try databaseEndpoint()
-        let client = PostgresClient(configuration: endpoint.pool, backgroundLogger: logger)
+        let (router, database) = try await database(logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
+            group.addTask { await router.run() }
             await Task.yield()
             defer { group.cancelAll() }
-            return try await body(Database(client: client, logger: logger, dedicatedConnection: endpoint.connection))
+            return try await body(database)
         }
     }
 }

@@ -39,7 +39,7 @@ struct IM: AsyncParsableCommand {
                 for (id, kind, payload, at) in try rows.decode((Int64, String, String, Int64).self) {
                     emit(Self.line(id: id, kind: kind, payload: payload, at: at))
                 }
-                try await database.client.withConnection { connection in
+                try await database.withConnection { connection in
                     try await connection.listen(on: "roomkeeper_im") { notifications in
                         for try await notification in notifications {
                             guard case .object(let event)? = JSONValue.parse(notification.payload),

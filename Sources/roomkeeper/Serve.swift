@@ -39,9 +39,7 @@ struct Serve: AsyncParsableCommand {
         if let idle = try Env.duration("ROOMKEEPER_IDLE_TIMEOUT") { options.idleSeconds = idle.components.seconds }
         if options.operatorKey == nil { logger.warning("ROOMKEEPER_OPERATOR_KEY is not set: the admin API accepts tenant keys only") }
 
-        let endpoint = try Env.databaseEndpoint()
-        let client = PostgresClient(configuration: endpoint.pool, backgroundLogger: logger)
-        let database = Database(client: client, logger: logger, dedicatedConnection: endpoint.connection)
+        let (router, database) = try await Env.database(logger)
         let clock = SystemClock()
         let loader = TenantLoader(registry: Build.plugins, providers: StandardProviderCatalog(database: database, clock: clock))
         let tenants: TenantDirectory
@@ -60,7 +58,7 @@ struct Serve: AsyncParsableCommand {
             let applied = try await Env.withDatabase(logger) { try await migrator.migrate($0) }
             logger.info("migrations current", metadata: ["applied": "\(applied.count)"])
         }
-        let app = try server.buildApplication(extra: [client, server.reloader])
+        let app = try server.buildApplication(extra: [router, server.reloader])
         logger.info("serving", metadata: [
             "url": "http://\(options.host):\(options.port)",
             "tenants": "\(tenants.current.sorted.map(\.id).joined(separator: ","))",

@@ -42,6 +42,7 @@ public enum TestDatabase {
 
     public struct SetupError: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 }
 

@@ -1,38 +1,89 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The one way RoomCore reaches PostgreSQL: a pooled client plus the logger
-/// its queries report to.
+/// its queries report to. Built from a URL it follows the primary among the
+/// URL's hosts (`PrimaryRouter`); built from a client it uses that one.
 public struct Database: Sendable {
-    public let client: PostgresClient
+    private let fixedClient: PostgresClient?
+    private let fixedConnection: PostgresConnection.Configuration?
+    /// Set when the database is reached through a multi-host URL.
+    public let router: PrimaryRouter?
     public let logger: Logger
-    /// For connections of their own (LISTEN) outside the pool; nil: borrow from the pool.
-    public let dedicatedConnection: PostgresConnection.Configuration?
     /// How long a request waits for a pooled connection before it fails with
     /// `DatabaseUnavailable`. The pool itself would wait for ever while
     /// PostgreSQL is down or failing over: requests would hang.
     public let leaseSeconds: Double
 
     public init(client: PostgresClient, logger: Logger, dedicatedConnection: PostgresConnection.Configuration? = nil, leaseSeconds: Double = 5) {
-        self.client = client
+        fixedClient = client
+        fixedConnection = dedicatedConnection
+        router = nil
         self.logger = logger
-        self.dedicatedConnection = dedicatedConnection
         self.leaseSeconds = leaseSeconds
     }
 
-    /// Waits, at most `leaseSeconds`, until the pool can lend a connection.
-    /// Every query and transaction passes here first, so when PostgreSQL is
-    /// away a request fails in seconds instead of hanging; the connection it
-    /// then borrows is the one this check left idle.
-    private func ensureReachable() async throws {
-        let client = client
+    /// The router's pools must run: pass `router` to the service group.
+    public init(router: PrimaryRouter, logger: Logger, leaseSeconds: Double = 5) {
+        fixedClient = nil
+        fixedConnection = nil
+        self.router = router
+        self.logger = logger
+        self.leaseSeconds = leaseSeconds
+    }
+
+    /// The pool in use: the primary's, for a multi-host URL.
+    public var client: PostgresClient { router?.client ?? fixedClient! }
+
+    /// For connections of their own (LISTEN) outside the pool; nil: borrow from the pool.
+    public var dedicatedConnection: PostgresConnection.Configuration? { router?.activeHost.connection ?? fixedConnection }
+
+    /// Tells the router (if any) that a query failed as if the database were
+    /// away, so it looks for a new primary now; returns the error unchanged.
+    private func noticing(_ error: any Error) -> any Error {
+        if DatabaseUnavailable.matches(error) { router?.suspect() }
+        return error
+    }
+
+    /// Runs `body` on a pooled connection, waiting at most `leaseSeconds` for
+    /// the pool to lend one. The pool itself would wait while PostgreSQL is
+    /// restarting or failing over (it retries connecting for a minute before
+    /// giving up), so without this bound requests would hang; with it they
+    /// fail in seconds with `DatabaseUnavailable`. Only the wait is bounded:
+    /// `body` runs as long as it needs (statement_timeout limits queries).
+    public func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        let client = client, seconds = leaseSeconds, leased = LeaseFlag()
         do {
-            try await withTimeout(leaseSeconds, operation: "leasing a database connection") {
-                try await client.withConnection { _ in }
+            return try await withoutActuallyEscaping(body) { body in
+                // The group ends before this function returns, so `body` never
+                // outlives it, and only the lending task calls it.
+                let work = UncheckedSendableBox(body)
+                return try await withThrowingTaskGroup(of: Result?.self) { group in
+                    group.addTask {
+                        try await client.withConnection { connection in
+                            leased.set()
+                            return try await work.value(connection)
+                        }
+                    }
+                    group.addTask {
+                        try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                        if leased.isSet { return nil }
+                        // Cancels the waiting lease, which the pool then forgets.
+                        throw DatabaseUnavailable(TimeoutError(operation: "leasing a database connection", seconds: seconds).description)
+                    }
+                    while let next = try await group.next() {
+                        if let result = next {
+                            group.cancelAll()
+                            return result
+                        }
+                    }
+                    throw CancellationError()
+                }
             }
-        } catch let timeout as TimeoutError {
-            throw DatabaseUnavailable(timeout.description)
+        } catch {
+            throw noticing(error)
         }
     }
 
@@ -57,8 +108,7 @@ public struct Database: Sendable {
     public func transaction<Result: Sendable>(
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await ensureReachable()
-        return try await client.withConnection { connection in
+        try await withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             let result: Result
             do {
@@ -77,8 +127,8 @@ public struct Database: Sendable {
     /// left half-read (our queries return few rows).
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await ensureReachable()
-        return try await client.query(query, logger: logger).collect()
+        let logger = logger
+        return try await withConnection { try await $0.query(query, logger: logger).collect() }
     }
 }
 
@@ -87,4 +137,18 @@ extension Array where Element == PostgresRow {
     public func decode<each Column: PostgresDecodable>(_ type: (repeat each Column).Type) throws -> [(repeat each Column)] {
         try map { try $0.decode(type) }
     }
+}
+
+/// Carries a value the compiler cannot prove Sendable across a task boundary
+/// where the code guarantees it is used by one task at a time.
+struct UncheckedSendableBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Set once the pool has lent the connection: the lease timer then stands down.
+private final class LeaseFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }

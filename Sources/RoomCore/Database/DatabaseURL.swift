@@ -5,14 +5,28 @@ import PostgresNIO
 /// (`postgres://user:pass@host:port/db?sslmode=disable`, or a unix socket via
 /// `?host=/path/to/dir`) into the pool's configuration and a single
 /// connection's (for LISTEN, which should not hold a pooled connection).
+///
+/// Like libpq it accepts several hosts, `postgres://u@h1:5432,h2:5433/db`,
+/// as `pg_autoctl show uri` prints them; `PrimaryRouter` then sends every
+/// query to the one that accepts writes.
 public enum DatabaseURL {
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
     }
 
-    public struct Endpoint: Sendable {
+    /// One server of the URL.
+    public struct Host: Sendable {
+        /// `host:port` (or the socket path), for logs and errors.
+        public let name: String
         public let pool: PostgresClient.Configuration
         public let connection: PostgresConnection.Configuration
+    }
+
+    public struct Endpoint: Sendable {
+        /// In the URL's order; never empty.
+        public let hosts: [Host]
+        public var pool: PostgresClient.Configuration { hosts[0].pool }
+        public var connection: PostgresConnection.Configuration { hosts[0].connection }
     }
 
     public static func configuration(from string: String) throws -> PostgresClient.Configuration {
@@ -25,14 +39,52 @@ public enum DatabaseURL {
     /// request cannot pin a connection or a room).
     public static func endpoint(from string: String, statementTimeout: String = "10s", idleInTransactionTimeout: String = "30s") throws -> Endpoint {
         let endpoint = try unbounded(from: string)
-        var pool = endpoint.pool
-        pool.options.additionalStartupParameters += [
-            ("statement_timeout", statementTimeout), ("idle_in_transaction_session_timeout", idleInTransactionTimeout),
-        ]
-        return Endpoint(pool: pool, connection: endpoint.connection)
+        return Endpoint(hosts: endpoint.hosts.map { host in
+            var pool = host.pool
+            pool.options.additionalStartupParameters += [
+                ("statement_timeout", statementTimeout), ("idle_in_transaction_session_timeout", idleInTransactionTimeout),
+            ]
+            return Host(name: host.name, pool: pool, connection: host.connection)
+        })
     }
 
+    /// Roomkeeper writes, so with several hosts it always looks for the one
+    /// that accepts writes: `target_session_attrs` may be absent,
+    /// `read-write`, `primary` or `any`, never a standby's.
+    private static let acceptedSessionAttributes: Set<String> = ["read-write", "primary", "any"]
+
     private static func unbounded(from string: String) throws -> Endpoint {
+        let single = try singleHostURLs(string)
+        for url in single {
+            let attributes = URLComponents(string: url)?.queryItems?.first { $0.name == "target_session_attrs" }?.value
+            if let attributes, !acceptedSessionAttributes.contains(attributes) {
+                throw Invalid(description: "DATABASE_URL's target_session_attrs must be read-write (Roomkeeper writes), not \(attributes)")
+            }
+        }
+        return Endpoint(hosts: try single.map(host(from:)))
+    }
+
+    /// `scheme://userinfo@h1:p1,h2:p2/rest` as one URL per host, each with the
+    /// same user, database and parameters (URLComponents reads one host only).
+    static func singleHostURLs(_ string: String) throws -> [String] {
+        guard let schemeEnd = string.range(of: "://") else {
+            throw Invalid(description: "DATABASE_URL must look like postgres://user:password@host:port/database")
+        }
+        let afterScheme = string[schemeEnd.upperBound...]
+        let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
+        let authority = afterScheme[..<authorityEnd]
+        let userInfo = authority.lastIndex(of: "@").map { authority[...$0] } ?? ""
+        let hostList = authority[(authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex)...]
+        let hosts = hostList.split(separator: ",", omittingEmptySubsequences: false)
+        guard hosts.count > 1 else { return [string] }
+        guard !hosts.contains(where: \.isEmpty) else {
+            throw Invalid(description: "DATABASE_URL has an empty host in its list \(hostList)")
+        }
+        let prefix = string[..<schemeEnd.upperBound], rest = afterScheme[authorityEnd...]
+        return hosts.map { "\(prefix)\(userInfo)\($0)\(rest)" }
+    }
+
+    private static func host(from string: String) throws -> Host {
         guard let url = URLComponents(string: string),
               url.scheme == "postgres" || url.scheme == "postgresql" else {
             throw Invalid(description: "DATABASE_URL must look like postgres://user:password@host:port/database")
@@ -48,22 +100,26 @@ public enum DatabaseURL {
 
         if let socketDirectory = query["host"], socketDirectory.hasPrefix("/") {
             let path = "\(socketDirectory)/.s.PGSQL.\(url.port ?? 5432)"
-            return Endpoint(
+            return Host(
+                name: path,
                 pool: .init(unixSocketPath: path, username: user, password: password, database: name),
                 connection: .init(unixSocketPath: path, username: user, password: password, database: name))
         }
-        let host = url.host ?? "127.0.0.1", port = url.port ?? 5432
+        let host = url.host ?? "127.0.0.1", port = url.port ?? 5432, hostName = "\(host):\(port)"
         switch query["sslmode"] ?? "disable" {
         case "disable", "allow":
-            return Endpoint(
+            return Host(
+                name: hostName,
                 pool: .init(host: host, port: port, username: user, password: password, database: name, tls: .disable),
                 connection: .init(host: host, port: port, username: user, password: password, database: name, tls: .disable))
         case "prefer":
-            return Endpoint(
+            return Host(
+                name: hostName,
                 pool: .init(host: host, port: port, username: user, password: password, database: name, tls: try .prefer(.clientDefault)),
                 connection: .init(host: host, port: port, username: user, password: password, database: name, tls: try .prefer(.init(configuration: .clientDefault))))
         default:
-            return Endpoint(
+            return Host(
+                name: hostName,
                 pool: .init(host: host, port: port, username: user, password: password, database: name, tls: try .require(.clientDefault)),
                 connection: .init(host: host, port: port, username: user, password: password, database: name, tls: try .require(.init(configuration: .clientDefault))))
         }

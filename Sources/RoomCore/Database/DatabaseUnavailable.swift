@@ -1,4 +1,5 @@
 import PostgresNIO
+import _ConnectionPoolModule
 
 /// PostgreSQL cannot serve the request now: no connection could be leased in
 /// time (the server is down, restarting or failing over), a connection broke
@@ -17,6 +18,8 @@ public struct DatabaseUnavailable: Error, Sendable, CustomStringConvertible {
     /// Whether `error` is PostgreSQL being away rather than a bad request.
     public static func matches(_ error: any Error) -> Bool {
         if error is DatabaseUnavailable { return true }
+        // The pool gave up connecting (after a minute of refusals).
+        if let error = error as? ConnectionPoolError { return error == .connectionCreationCircuitBreakerTripped || error == .poolShutdown }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed, .clientClosedConnection:

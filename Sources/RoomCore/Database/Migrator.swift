@@ -53,7 +53,7 @@ public struct Migrator: Sendable {
     /// Applies what is missing; returns the ids applied by this call.
     @discardableResult
     public func migrate(_ database: Database) async throws -> [String] {
-        try await database.client.withConnection { connection in
+        try await database.withConnection { connection in
             let logger = database.logger
             try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
             do {
@@ -69,7 +69,7 @@ public struct Migrator: Sendable {
 
     /// The migrations this binary knows that the database has not applied.
     public func pending(_ database: Database) async throws -> [String] {
-        try await database.client.withConnection { connection in
+        try await database.withConnection { connection in
             try await ensureLedger(connection, logger: database.logger)
             let done = try await appliedIDs(connection, logger: database.logger)
             return migrations.map(\.id).filter { !done.contains($0) }

@@ -1,0 +1,91 @@
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// Follows the primary of a replicated PostgreSQL named by a multi-host URL
+/// (`postgres://u@h1:p1,h2:p2/db`, what `pg_autoctl show uri` prints), the
+/// way libpq's `target_session_attrs=read-write` does, without a restart.
+///
+/// PostgresNIO's pool connects to one host, so there is a pool per host and
+/// every lease goes to the active one. The active host is checked once a
+/// second, and at once when a query fails as if the database were away, on
+/// a connection of its own (a pool stuck on a dead host cannot tell): it must
+/// answer and say `transaction_read_only = off`. If not, the hosts are tried
+/// in the URL's order and the first that accepts writes becomes active.
+/// pg_auto_failover decides which host that is; this only finds it.
+public final class PrimaryRouter: Service, Sendable {
+    public let hosts: [DatabaseURL.Host]
+    private let clients: [PostgresClient]
+    private let active = Atomic<Int>(0)
+    private let suspected = Atomic<Bool>(false)
+    private let logger: Logger
+    private let checkInterval: Duration
+    private let probeSeconds: Double
+
+    public init(endpoint: DatabaseURL.Endpoint, logger: Logger, checkInterval: Duration = .seconds(1), probeSeconds: Double = 2) {
+        hosts = endpoint.hosts
+        clients = endpoint.hosts.map { PostgresClient(configuration: $0.pool, backgroundLogger: logger) }
+        self.logger = logger
+        self.checkInterval = checkInterval
+        self.probeSeconds = probeSeconds
+    }
+
+    /// The pool of the host that accepted writes when last checked.
+    public var client: PostgresClient { clients[active.load(ordering: .acquiring)] }
+    public var activeHost: DatabaseURL.Host { hosts[active.load(ordering: .acquiring)] }
+
+    /// A query failed as if the database were away: check now, not in a second.
+    public func suspect() {
+        guard hosts.count > 1 else { return }
+        suspected.store(true, ordering: .releasing)
+    }
+
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            for client in clients { group.addTask { await client.run() } }
+            if hosts.count > 1 {
+                group.addTask { await cancelWhenGracefulShutdown { await self.watch() } }
+            }
+        }
+    }
+
+    private func watch() async {
+        var sinceCheck = Duration.zero
+        let tick = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            if sinceCheck >= checkInterval || suspected.exchange(false, ordering: .acquiringAndReleasing) {
+                await followPrimary()
+                sinceCheck = .zero
+            }
+            try? await Task.sleep(for: tick)
+            sinceCheck += tick
+        }
+    }
+
+    /// Keeps the active host if it still accepts writes, else moves to the
+    /// first host in the URL's order that does.
+    public func followPrimary() async {
+        guard hosts.count > 1 else { return }
+        let current = active.load(ordering: .acquiring)
+        if await acceptsWrites(hosts[current]) == true { return }
+        for index in hosts.indices where index != current {
+            if await acceptsWrites(hosts[index]) == true {
+                active.store(index, ordering: .releasing)
+                logger.notice("following the primary", metadata: ["from": "\(hosts[current].name)", "to": "\(hosts[index].name)"])
+                return
+            }
+        }
+    }
+
+    /// nil when the host cannot be reached in time.
+    private func acceptsWrites(_ host: DatabaseURL.Host) async -> Bool? {
+        let logger = logger
+        return try? await withTimeout(probeSeconds, operation: "checking \(host.name)") {
+            let connection = try await PostgresConnection.connect(configuration: host.connection, id: Int.random(in: 1...Int(Int32.max)), logger: logger)
+            defer { Task { try? await connection.close() } }
+            let rows = try await connection.query("SHOW transaction_read_only", logger: logger).collect()
+            return try rows.first?.decode(String.self) == "off"
+        }
+    }
+}

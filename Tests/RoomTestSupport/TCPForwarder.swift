@@ -1,0 +1,57 @@
+import NIOCore
+import NIOPosix
+
+/// A TCP port on 127.0.0.1 that forwards every connection to another port,
+/// until `stop()` closes it and every connection through it: a database host
+/// that can be made to vanish the way a crashed server does, while the real
+/// PostgreSQL behind it keeps running for the other tests.
+public final class TCPForwarder: Sendable {
+    public let port: Int
+    private let task: Task<Void, Never>
+
+    public init(to targetPort: Int) async throws {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        port = server.channel.localAddress?.port ?? 0
+        task = Task {
+            try? await withThrowingDiscardingTaskGroup { group in
+                try await server.executeThenClose { inbound in
+                    for try await client in inbound {
+                        group.addTask { try? await Self.forward(client, to: targetPort) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Closes the port and cuts every forwarded connection.
+    public func stop() async {
+        task.cancel()
+        await task.value
+    }
+
+    private static func forward(_ client: NIOAsyncChannel<ByteBuffer, ByteBuffer>, to port: Int) async throws {
+        let upstream = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        try await client.executeThenClose { clientIn, clientOut in
+            try await upstream.executeThenClose { upstreamIn, upstreamOut in
+                // Either direction ending (or the forwarder stopping) ends both.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { for try await bytes in clientIn { try await upstreamOut.write(bytes) } }
+                    group.addTask { for try await bytes in upstreamIn { try await clientOut.write(bytes) } }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+        }
+    }
+}
