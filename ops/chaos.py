@@ -1,0 +1,439 @@
+"""ops/chaos's driver: a steady mixed load through nginx while faults are
+injected into the cluster ops/cluster started, one row per fault.
+
+Every figure is counted, not sampled: each request's outcome, each room a
+client was told exists, each outbox entry, each IM message PostgreSQL
+committed and each frame every WebSocket client received. Load is bounded in
+count and time and goes to 127.0.0.1 only. Exits non-zero when a goal is
+missed.
+"""
+import argparse
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import websockets
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLUSTER = os.path.join(HERE, ".cluster")
+URL = os.environ["ROOMKEEPER_URL"]
+DB = os.environ["DATABASE_URL"]
+PG_BIN = "/usr/lib/postgresql/15/bin"
+TENANT = "chaos"
+BASE = f"/t/{TENANT}/audio-chatroom"
+WS_URL = URL.replace("http://", "ws://") + f"/t/{TENANT}/im/ws"
+RECEIVERS = 6
+
+
+def log(message):
+    print(f"ops/chaos: {message}", file=sys.stderr, flush=True)
+
+
+def sql(statement):
+    out = subprocess.run([f"{PG_BIN}/psql", DB, "-qtA", "-v", "ON_ERROR_STOP=1", "-c", statement],
+                         check=True, capture_output=True, text=True, timeout=60)
+    return out.stdout.strip()
+
+
+def sql_retrying(statement, seconds=60):
+    """The database may be failing over: ask again until it answers."""
+    deadline = time.time() + seconds
+    while True:
+        try:
+            return sql(statement)
+        except subprocess.SubprocessError:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.5)
+
+
+def as_postgres(*command):
+    env = ["env", f"PATH={PG_BIN}:/usr/bin:/bin", f"PGPASSFILE={CLUSTER}/pgpass",
+           f"XDG_CONFIG_HOME={CLUSTER}/xdg/config", f"XDG_DATA_HOME={CLUSTER}/xdg/data", f"XDG_RUNTIME_DIR={CLUSTER}/xdg/run"]
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    return subprocess.run(prefix + env + list(command), capture_output=True, text=True, timeout=120)
+
+
+def post(path, body=""):
+    """(ok, data): ok is a 200 whose JSON code is 200; anything else failed."""
+    request = urllib.request.Request(URL + BASE + path, data=body.encode(), method="POST",
+                                     headers={"Content-Type": "application/x-www-form-urlencoded;charset=utf-8"})
+    try:
+        with urllib.request.urlopen(request, timeout=15) as response:
+            answer = json.loads(response.read())
+            return answer.get("code") == 200, answer.get("data")
+    except (urllib.error.URLError, OSError, ValueError):
+        return False, None
+
+
+class Record:
+    """What the load saw, shared by its threads."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.requests = []        # (time, ok)
+        self.created = set()      # rooms a client was told exist
+        self.dissolved = set()    # rooms a client was told are dissolved
+
+    def request(self, ok):
+        with self.lock:
+            self.requests.append((time.time(), ok))
+
+
+def http_worker(record, stop):
+    """Create, two seat moves, list, dissolve; again until told to stop."""
+    while not stop.is_set():
+        ok, user = post("/user/get")
+        record.request(ok)
+        if not ok:
+            time.sleep(0.05)
+            continue
+        sid = user["sid"]
+        ok, room = post("/room/create", f"sid={sid}&roomName=chaos")
+        record.request(ok)
+        if not ok:
+            continue
+        room_id = room["roomId"]
+        with record.lock:
+            record.created.add(room_id)
+        for move in ("close", "open"):
+            ok, _ = post(f"/mic/{move}", f"sid={sid}&roomId={room_id}&index=1")
+            record.request(ok)
+        ok, _ = post("/room/list")
+        record.request(ok)
+        while not stop.is_set():
+            ok, _ = post("/room/dissolve", f"sid={sid}&roomId={room_id}")
+            record.request(ok)
+            if ok:
+                with record.lock:
+                    record.dissolved.add(room_id)
+                break
+            time.sleep(0.2)
+
+
+class IMClient:
+    """One WebSocket member of the chaos chatroom that comes back through nginx
+    whenever its connection ends, recording when it was in the room and
+    every message id it received."""
+
+    def __init__(self, accid, token, chatroom, sender=False):
+        self.accid, self.token, self.chatroom, self.sender = accid, token, chatroom, sender
+        self.intervals = []       # [entered_at, left_at or None]
+        self.received = {}        # event id -> times received
+        self.disconnects = 0
+        self.sent = 0
+
+    async def run(self, stop):
+        while not stop.is_set():
+            try:
+                async with websockets.connect(WS_URL, ping_interval=None, open_timeout=5, close_timeout=1) as socket:
+                    await socket.send(json.dumps({"type": "login", "accid": self.accid, "token": self.token}))
+                    await socket.send(json.dumps({"type": "enter", "chatroom": self.chatroom}))
+                    interval = None
+                    sending = asyncio.create_task(self.send(socket, stop)) if self.sender else None
+                    try:
+                        while not stop.is_set():
+                            try:
+                                text = await asyncio.wait_for(socket.recv(), timeout=0.5)
+                            except asyncio.TimeoutError:
+                                continue
+                            frame = json.loads(text)
+                            if frame.get("type") == "entered" and interval is None:
+                                interval = [time.time(), None]
+                                self.intervals.append(interval)
+                            elif frame.get("type") == "message":
+                                self.received[frame["id"]] = self.received.get(frame["id"], 0) + 1
+                    finally:
+                        if sending:
+                            sending.cancel()
+                        if interval is not None:
+                            interval[1] = time.time()
+            except (OSError, asyncio.TimeoutError, websockets.WebSocketException):
+                pass
+            if not stop.is_set():
+                self.disconnects += 1
+                await asyncio.sleep(0.2)
+
+    async def send(self, socket, stop):
+        while not stop.is_set():
+            await asyncio.sleep(0.05)
+            self.sent += 1
+            await socket.send(json.dumps({"type": "text", "chatroom": self.chatroom, "text": f"chaos-{self.sent}"}))
+
+    @property
+    def connected(self):
+        return bool(self.intervals) and self.intervals[-1][1] is None
+
+
+def im_setup():
+    """Accounts and a chatroom of the demo tenant, made through the app's API."""
+    users = []
+    for _ in range(RECEIVERS + 1):
+        ok, user = post("/user/get")
+        if not ok:
+            raise RuntimeError("could not make IM accounts")
+        users.append(user)
+    ok, room = post("/room/create", f"sid={users[0]['sid']}&roomName=chaosim")
+    if not ok:
+        raise RuntimeError("could not create the chaos chatroom")
+    chatroom = str(room["roomId"])
+    clients = [IMClient(u["accid"], u["imToken"], chatroom) for u in users[1:]]
+    clients.append(IMClient(users[0]["accid"], users[0]["imToken"], chatroom, sender=True))
+    return room["roomId"], users[0]["sid"], chatroom, clients
+
+
+def run_im(clients, stop, started):
+    async def main():
+        tasks = [asyncio.create_task(client.run(stop)) for client in clients]
+        started.set()
+        await asyncio.gather(*tasks)
+    asyncio.run(main())
+
+
+# ---------------------------------------------------------------- faults
+
+def instance_pid(n):
+    with open(os.path.join(CLUSTER, f"instance{n}.pid")) as f:
+        return int(f.read().strip())
+
+
+def restart_instance(n):
+    subprocess.run([os.path.join(HERE, "ops", "cluster"), "instance", str(n)], check=True, capture_output=True, timeout=120)
+
+
+def kill_instance(n=1):
+    os.kill(instance_pid(n), signal.SIGKILL)
+    # The orchestrator starts a replacement; the others carry the load meanwhile.
+    threading.Thread(target=lambda: (time.sleep(3), restart_instance(n)), daemon=True).start()
+
+
+def primary_node():
+    """(name, port) of the node the monitor says is primary."""
+    out = as_postgres(f"{PG_BIN}/psql", "-h", f"{CLUSTER}/socket", "-p", os.environ.get("CLUSTER_PG_PORT", "55400"),
+                      "-d", "pg_auto_failover", "-qtA", "-c",
+                      "SELECT nodename, nodeport FROM pgautofailover.node WHERE reportedstate IN ('primary','wait_primary','single') LIMIT 1")
+    name, port = out.stdout.strip().split("|")
+    return name, int(port)
+
+
+def restart_postgres():
+    name, _ = primary_node()
+    result = as_postgres(f"{PG_BIN}/pg_ctl", "-D", f"{CLUSTER}/{name}", "-m", "fast", "-w", "restart")
+    if result.returncode != 0:
+        log(f"pg_ctl restart: {result.stderr.strip()[:200]}")
+
+
+def perform_failover():
+    result = as_postgres("pg_autoctl", "perform", "failover", "--pgdata", f"{CLUSTER}/monitor", "--wait", "60")
+    if result.returncode != 0:
+        log(f"pg_autoctl perform failover: {result.stderr.strip()[-300:]}")
+
+
+def kill_primary():
+    name, _ = primary_node()
+    with open(f"{CLUSTER}/{name}/postmaster.pid") as f:
+        os.kill(int(f.readline()), signal.SIGKILL)
+
+
+def wait_formation_healthy(seconds=120):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        out = as_postgres(f"{PG_BIN}/psql", "-h", f"{CLUSTER}/socket", "-p", os.environ.get("CLUSTER_PG_PORT", "55400"),
+                          "-d", "pg_auto_failover", "-qtA", "-c",
+                          "SELECT count(*) FROM pgautofailover.node WHERE reportedstate = goalstate AND goalstate IN ('primary','secondary')")
+        if out.stdout.strip() == "2":
+            return True
+        time.sleep(1)
+    return False
+
+
+# ---------------------------------------------------------------- one row
+
+def under_load(name, inject, window, workers, goal):
+    """Runs the mixed load, injects the fault after 3 s, keeps the load on for
+    `window` seconds more, then counts."""
+    log(f"{name}: starting")
+    record, stop = Record(), threading.Event()
+    im_room, im_owner, chatroom, clients = im_setup()
+    im_started = threading.Event()
+    im_thread = threading.Thread(target=run_im, args=(clients, stop, im_started), daemon=True)
+    im_thread.start()
+    im_started.wait()
+    threads = [threading.Thread(target=http_worker, args=(record, stop), daemon=True) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    time.sleep(3)
+    injected = time.time()
+    inject()
+    time.sleep(window)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    im_thread.join(timeout=30)
+    return count(name, record, injected, clients, chatroom, im_room, im_owner, goal)
+
+
+def settle_outbox(rooms, seconds=60):
+    deadline = time.time() + seconds
+    ids = ",".join(str(r) for r in rooms) or "0"
+    while time.time() < deadline:
+        if sql_retrying(f"SELECT count(*) FROM outbox WHERE tenant_id = '{TENANT}' AND room_id IN ({ids}) AND status = 'pending'") == "0":
+            return
+        time.sleep(0.5)
+
+
+def outbox_figures(rooms):
+    """(lost, twice): entries never delivered; entries whose IM effect shows twice."""
+    ids = ",".join(str(r) for r in rooms) or "0"
+    lost = int(sql_retrying(f"SELECT count(*) FROM outbox WHERE tenant_id = '{TENANT}' AND room_id IN ({ids}) AND status <> 'delivered'"))
+    # Each seat move's queuePut entry is one 'queue' event and each dissolve's
+    # closeChatroom one 'closed' event: more events than entries is a
+    # delivery made twice.
+    twice = int(sql_retrying(f"""
+        SELECT coalesce(sum(greatest(e.n - o.n, 0)), 0) FROM
+          (SELECT room_id::text AS chatroom, count(*) FILTER (WHERE payload ? 'queuePut') AS q,
+                  count(*) FILTER (WHERE payload ? 'closeChatroom') AS c
+           FROM outbox WHERE tenant_id = '{TENANT}' AND room_id IN ({ids}) AND status = 'delivered' GROUP BY room_id) o0
+        CROSS JOIN LATERAL (SELECT o0.q + o0.c AS n) o
+        JOIN LATERAL (SELECT count(*) AS n FROM im_events
+                      WHERE tenant_id = '{TENANT}' AND chatroom_id = o0.chatroom AND kind IN ('queue', 'closed')) e ON true
+    """))
+    return lost, twice
+
+
+def count(name, record, injected, clients, chatroom, im_room, im_owner, goal):
+    failures = [t for t, ok in record.requests if not ok]
+    recovery = max(failures) - injected if failures else 0.0
+    rooms = sorted(record.created)
+    settle_outbox(rooms)
+    ids = ",".join(str(r) for r in rooms) or "0"
+    present = int(sql_retrying(f"SELECT count(*) FROM rooms WHERE tenant_id = '{TENANT}' AND room_id IN ({ids})"))
+    not_closed = 0
+    if record.dissolved:
+        dissolved = ",".join(str(r) for r in record.dissolved)
+        not_closed = int(sql_retrying(f"SELECT count(*) FROM rooms WHERE tenant_id = '{TENANT}' AND room_id IN ({dissolved}) AND state <> 'closed'"))
+    twice = int(sql_retrying(f"SELECT count(*) FROM (SELECT room_id FROM room_events WHERE tenant_id = '{TENANT}' AND kind = 'closed' "
+                             f"AND room_id IN ({ids}) GROUP BY room_id HAVING count(*) > 1) t"))
+    outbox_lost, outbox_twice = outbox_figures(rooms)
+    # IM: a committed message is owed to every member that was in the room
+    # when it committed (with a second's margin either side for frames in
+    # flight when a connection broke).
+    committed = [(int(i), float(at)) for i, at in (line.split("|") for line in sql_retrying(
+        f"SELECT event_id, extract(epoch FROM at) FROM im_events WHERE tenant_id = '{TENANT}' AND chatroom_id = '{chatroom}' "
+        f"AND kind = 'message'").splitlines() if line)]
+    im_lost = im_twice = 0
+    for client in clients:
+        for event_id, at in committed:
+            owed = any(start + 1.0 < at < (end if end is not None else time.time()) - 1.0 for start, end in client.intervals)
+            if owed and event_id not in client.received:
+                im_lost += 1
+        im_twice += sum(n - 1 for n in client.received.values() if n > 1)
+    dropped = sum(1 for c in clients if c.disconnects > 0)
+    came_back = sum(1 for c in clients if c.disconnects > 0 and len(c.intervals) > 1)
+    post("/room/dissolve", f"sid={im_owner}&roomId={im_room}")
+    row = {
+        "fault": name, "requests": len(record.requests), "failed": len(failures), "recovery_s": round(recovery, 1),
+        "rooms_lost": (len(rooms) - present) + not_closed, "closed_twice": twice,
+        "outbox_lost": outbox_lost, "outbox_twice": outbox_twice,
+        "im_committed": len(committed), "im_lost": im_lost, "im_twice": im_twice,
+        "ws_dropped": dropped, "ws_back": came_back, "goal_s": goal,
+    }
+    row["met"] = (row["rooms_lost"] == 0 and twice == 0 and outbox_lost == 0 and outbox_twice == 0 and im_lost == 0
+                  and im_twice == 0 and came_back == dropped and recovery < goal)
+    log(f"{name}: {row}")
+    return row
+
+
+def due_rooms(count, goal):
+    """`count` rooms fall due at once; one instance is killed mid-sweep."""
+    log(f"{count} rooms falling due, an instance killed mid-sweep: starting")
+    name = f"chaos-due-{int(time.time())}"
+    sql_retrying(f"""
+        WITH ids AS (SELECT nextval('room_ids') AS id FROM generate_series(1, {count})),
+        chatrooms AS (
+            INSERT INTO im_chatrooms (tenant_id, chatroom_id, name, creator, created_at)
+            SELECT '{TENANT}', id::text, '{name}', 'chaos', now() FROM ids RETURNING chatroom_id)
+        INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at, im_chatroom_id)
+        SELECT '{TENANT}', chatroom_id::bigint, 'audio-chatroom', '{name}', 'chaos', 'open', 100, now(), now() - interval '1 second', chatroom_id
+        FROM chatrooms
+    """)
+    seeded = f"SELECT room_id FROM rooms WHERE tenant_id = '{TENANT}' AND name = '{name}'"
+    started = time.time()
+    killed_at = None
+    while time.time() - started < 120:
+        closed = int(sql_retrying(f"SELECT count(*) FROM rooms WHERE tenant_id = '{TENANT}' AND name = '{name}' AND state = 'closed'"))
+        if killed_at is None and closed > 0:
+            kill_instance(2)
+            killed_at = time.time()
+            log(f"killed instance 2 with {closed} of {count} closed")
+        if closed == count:
+            break
+        time.sleep(0.05)
+    elapsed = time.time() - started
+    rooms = [int(r) for r in sql_retrying(seeded).splitlines()]
+    settle_outbox(rooms, 120)
+    closed = int(sql_retrying(f"SELECT count(*) FROM rooms WHERE tenant_id = '{TENANT}' AND name = '{name}' AND state = 'closed'"))
+    twice = int(sql_retrying(f"SELECT count(*) FROM (SELECT room_id FROM room_events WHERE tenant_id = '{TENANT}' AND kind = 'closed' "
+                             f"AND room_id IN ({seeded}) GROUP BY room_id HAVING count(*) > 1) t"))
+    outbox_lost, outbox_twice = outbox_figures(rooms)
+    row = {"fault": f"{count} rooms due, instance killed mid-sweep", "requests": 0, "failed": 0, "recovery_s": round(elapsed, 1),
+           "rooms_lost": count - closed, "closed_twice": twice, "outbox_lost": outbox_lost, "outbox_twice": outbox_twice,
+           "im_committed": 0, "im_lost": 0, "im_twice": 0, "ws_dropped": 0, "ws_back": 0, "goal_s": goal}
+    row["met"] = closed == count and twice == 0 and outbox_lost == 0 and outbox_twice == 0 and killed_at is not None and elapsed < goal
+    log(f"due rooms: {row}")
+    return row
+
+
+COLUMNS = [("fault", 44), ("requests", 8), ("failed", 6), ("recovery_s", 10), ("rooms_lost", 10), ("closed_twice", 12),
+           ("outbox_lost", 11), ("outbox_twice", 12), ("im_committed", 12), ("im_lost", 7), ("im_twice", 8),
+           ("ws_dropped", 10), ("ws_back", 7), ("goal_s", 6), ("met", 5)]
+
+
+def table(rows):
+    lines = [" | ".join(title.ljust(width) for title, width in COLUMNS)]
+    lines.append("-+-".join("-" * width for _, width in COLUMNS))
+    for row in rows:
+        lines.append(" | ".join(str(row[title]).ljust(width) for title, width in COLUMNS))
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--short", action="store_true", help="one instance kill and one PostgreSQL restart (the test command's run)")
+    parser.add_argument("--workers", type=int, default=6)
+    parser.add_argument("--due-rooms", type=int, default=10_000)
+    args = parser.parse_args()
+    faults = [
+        ("kill -9 of one instance", kill_instance, 8, 5),
+        ("PostgreSQL restarted (pg_ctl restart -m fast)", restart_postgres, 8, 5),
+    ]
+    if not args.short:
+        faults += [
+            ("failover (pg_autoctl perform failover)", perform_failover, 15, 30),
+            ("kill -9 of the primary's postmaster", kill_primary, 15, 30),
+        ]
+    rows = []
+    for name, inject, window, goal in faults:
+        if not wait_formation_healthy():
+            log("the formation is not healthy before the next fault")
+        rows.append(under_load(name, inject, window, args.workers, goal))
+    if not args.short:
+        wait_formation_healthy()
+        rows.append(due_rooms(args.due_rooms, 60))
+    print(table(rows))
+    missed = [row["fault"] for row in rows if not row["met"]]
+    if missed:
+        print(f"goals missed: {', '.join(missed)}")
+        sys.exit(1)
+    print("every goal met")
+
+
+if __name__ == "__main__":
+    main()
