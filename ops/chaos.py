@@ -54,23 +54,30 @@ def sql_retrying(statement, seconds=60):
             time.sleep(0.5)
 
 
-def as_postgres(*command):
+def as_postgres(*command, quiet=False):
     env = ["env", f"PATH={PG_BIN}:/usr/bin:/bin", f"PGPASSFILE={CLUSTER}/pgpass",
            f"XDG_CONFIG_HOME={CLUSTER}/xdg/config", f"XDG_DATA_HOME={CLUSTER}/xdg/data", f"XDG_RUNTIME_DIR={CLUSTER}/xdg/run"]
     prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    if quiet:  # a command that leaves a server running must not hold our pipes
+        return subprocess.run(prefix + env + list(command), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
     return subprocess.run(prefix + env + list(command), capture_output=True, text=True, timeout=120)
 
 
 def post(path, body=""):
-    """(ok, data): ok is a 200 whose JSON code is 200; anything else failed."""
+    """(ok, data): ok is a 200 whose JSON code is 200; anything else failed
+    (data then says why)."""
     request = urllib.request.Request(URL + BASE + path, data=body.encode(), method="POST",
                                      headers={"Content-Type": "application/x-www-form-urlencoded;charset=utf-8"})
     try:
         with urllib.request.urlopen(request, timeout=15) as response:
             answer = json.loads(response.read())
-            return answer.get("code") == 200, answer.get("data")
-    except (urllib.error.URLError, OSError, ValueError):
-        return False, None
+            if answer.get("code") == 200:
+                return True, answer.get("data")
+            return False, f"{path}: {answer.get('code')} {answer.get('msg')}"
+    except urllib.error.HTTPError as error:
+        return False, f"{path}: HTTP {error.code}"
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        return False, f"{path}: {error}"
 
 
 class Record:
@@ -81,36 +88,39 @@ class Record:
         self.requests = []        # (time, ok)
         self.created = set()      # rooms a client was told exist
         self.dissolved = set()    # rooms a client was told are dissolved
+        self.failures = []        # (time, why)
 
-    def request(self, ok):
+    def request(self, ok, data=None):
         with self.lock:
             self.requests.append((time.time(), ok))
+            if not ok:
+                self.failures.append((time.time(), data))
 
 
 def http_worker(record, stop):
     """Create, two seat moves, list, dissolve; again until told to stop."""
     while not stop.is_set():
         ok, user = post("/user/get")
-        record.request(ok)
+        record.request(ok, user)
         if not ok:
             time.sleep(0.05)
             continue
         sid = user["sid"]
         ok, room = post("/room/create", f"sid={sid}&roomName=chaos")
-        record.request(ok)
+        record.request(ok, room)
         if not ok:
             continue
         room_id = room["roomId"]
         with record.lock:
             record.created.add(room_id)
         for move in ("close", "open"):
-            ok, _ = post(f"/mic/{move}", f"sid={sid}&roomId={room_id}&index=1")
-            record.request(ok)
-        ok, _ = post("/room/list")
-        record.request(ok)
+            ok, answer = post(f"/mic/{move}", f"sid={sid}&roomId={room_id}&index=1")
+            record.request(ok, answer)
+        ok, answer = post("/room/list")
+        record.request(ok, answer)
         while not stop.is_set():
-            ok, _ = post("/room/dissolve", f"sid={sid}&roomId={room_id}")
-            record.request(ok)
+            ok, answer = post("/room/dissolve", f"sid={sid}&roomId={room_id}")
+            record.request(ok, answer)
             if ok:
                 with record.lock:
                     record.dissolved.add(room_id)
@@ -225,9 +235,12 @@ def primary_node():
 
 def restart_postgres():
     name, _ = primary_node()
-    result = as_postgres(f"{PG_BIN}/pg_ctl", "-D", f"{CLUSTER}/{name}", "-m", "fast", "-w", "restart")
+    # pg_autoctl supervises this Postgres too: whichever of the two starts it
+    # again first wins, and the other finds it running.
+    result = as_postgres(f"{PG_BIN}/pg_ctl", "-D", f"{CLUSTER}/{name}", "-m", "fast", "-w", "-l", f"{CLUSTER}/logs/pg_ctl.log",
+                         "restart", quiet=True)
     if result.returncode != 0:
-        log(f"pg_ctl restart: {result.stderr.strip()[:200]}")
+        log(f"pg_ctl restart exited {result.returncode} (pg_autoctl may have restarted Postgres first): see .cluster/logs/pg_ctl.log")
 
 
 def perform_failover():
@@ -310,6 +323,8 @@ def outbox_figures(rooms):
 
 def count(name, record, injected, clients, chatroom, im_room, im_owner, goal):
     failures = [t for t, ok in record.requests if not ok]
+    for at, why in record.failures[-6:]:
+        log(f"  failed at +{at - injected:.1f} s: {why}")
     recovery = max(failures) - injected if failures else 0.0
     rooms = sorted(record.created)
     settle_outbox(rooms)

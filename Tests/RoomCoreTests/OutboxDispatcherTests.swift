@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+@testable import RoomCore
 import RoomProviders
 import RoomTestSupport
 import Synchronization
@@ -149,3 +149,34 @@ import Testing
 }
 
 import PostgresNIO
+
+/// #17: an instance killed after the local IM applied an entry but before it
+/// was marked delivered leaves the entry to another instance, which delivers
+/// it again. The local IM applies each entry once, by its idempotency key.
+@Suite struct LocalIMOnceTests {
+    @Test func anEntryDeliveredTwiceIsAppliedOnce() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "alice")
+        let chatroom = try #require(room.imChatroomID)
+        let deliverer = OutboxDispatcherTests().providers(fixture)
+        let effects: [IMEffect] = [
+            .queuePut(chatroom: chatroom, key: "queue_1", value: "v", operator: "alice"),
+            .chatroomMessage(chatroom: chatroom, from: "alice", type: "custom", body: "hello", persist: true),
+            .notification(from: "alice", to: "bob", attach: "ping", storeOffline: true),
+        ]
+        for (index, effect) in effects.enumerated() {
+            let entry = OutboxEntry(
+                tenantID: fixture.tenant.id, id: Int64(index + 1), roomID: room.id, kind: "im", payload: "", effect: .im(effect),
+                status: .pending, attempts: 1, nextAttemptAt: fixture.clock.now(), lastError: nil, createdAt: fixture.clock.now(), deliveredAt: nil)
+            try await deliverer.deliver(entry)
+            try await deliverer.deliver(entry)
+        }
+        let events = try await fixture.database.query(
+            "SELECT kind, count(*)::int FROM im_events WHERE tenant_id = \(fixture.tenant.id) AND chatroom_id = \(chatroom) GROUP BY kind ORDER BY kind")
+        let counts = Dictionary(uniqueKeysWithValues: try events.decode((String, Int).self).map { ($0.0, $0.1) })
+        #expect(counts == ["message": 1, "queue": 1])
+        let notifications = try await fixture.database.query(
+            "SELECT count(*)::int FROM im_notifications WHERE tenant_id = \(fixture.tenant.id) AND to_accid = 'bob'")
+        #expect(try notifications.first?.decode(Int.self) == 1)
+    }
+}

@@ -35,7 +35,10 @@ public struct ProviderOutboxDeliverer: OutboxDeliverer {
         switch effect {
         case .im(let effect):
             do {
-                try await effect.perform(on: try tenant().im, idempotencyKey: entry.idempotencyKey)
+                let im = try tenant().im
+                try await OutboxDelivery.$idempotencyKey.withValue(entry.idempotencyKey) {
+                    try await effect.perform(on: im, idempotencyKey: entry.idempotencyKey)
+                }
             } catch let error as IMError where !error.isTransient {
                 throw PermanentDeliveryError(error.description)
             }

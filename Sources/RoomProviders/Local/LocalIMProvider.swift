@@ -165,15 +165,18 @@ public struct LocalIMProvider: IMProvider {
     }
 
     public func sendNotification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool) async throws {
-        try await database.query("""
-            INSERT INTO im_notifications (tenant_id, from_accid, to_accid, attach, store_offline, created_at)
-            VALUES (\(tenantID), \(from), \(to), \(attach), \(storeOffline), \(clock.now()))
-            """)
+        let key = OutboxDelivery.idempotencyKey
+        if try await applied(key, in: "im_notifications") { return }
+        _ = try await onceByKey { try await database.query("""
+            INSERT INTO im_notifications (tenant_id, from_accid, to_accid, attach, store_offline, created_at, idempotency_key)
+            VALUES (\(tenantID), \(from), \(to), \(attach), \(storeOffline), \(clock.now()), \(key))
+            """) }
     }
 
     public func queuePut(_ chatroom: String, key: String, value: String, operator: AccountID) async throws {
-        let now = clock.now()
-        let rows = try await database.query("""
+        let now = clock.now(), delivery = OutboxDelivery.idempotencyKey
+        if try await applied(delivery, in: "im_events") { return }
+        let rows = try await onceByKey { try await database.query("""
             WITH room AS (
                 SELECT chatroom_id FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open
             ), put AS (
@@ -181,12 +184,13 @@ public struct LocalIMProvider: IMProvider {
                 SELECT \(tenantID), chatroom_id, \(key), \(value), \(now) FROM room
                 ON CONFLICT (tenant_id, chatroom_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
             ), event AS (
-                INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
-                SELECT \(tenantID), chatroom_id, 'queue', jsonb_build_object('action', 'put', 'key', \(key)::text, 'value', \(value)::text), \(now)
+                INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at, idempotency_key)
+                SELECT \(tenantID), chatroom_id, 'queue', jsonb_build_object('action', 'put', 'key', \(key)::text, 'value', \(value)::text), \(now), \(delivery)
                 FROM room
             )
             SELECT 1 FROM room
-            """)
+            """) }
+        guard let rows else { return }
         try requireOne(rows, chatroom)
     }
 
@@ -223,14 +227,36 @@ public struct LocalIMProvider: IMProvider {
 
     /// Records an event clients of the chatroom see; the trigger notifies every instance.
     func event(_ chatroom: String, kind: String, payload: String, requireOpen: Bool = true) async throws {
-        let rows = try await database.query("""
-            INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
-            SELECT \(tenantID), \(chatroom), \(kind), \(payload)::jsonb, \(clock.now())
+        let key = OutboxDelivery.idempotencyKey
+        if try await applied(key, in: "im_events") { return }
+        let rows = try await onceByKey { try await database.query("""
+            INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at, idempotency_key)
+            SELECT \(tenantID), \(chatroom), \(kind), \(payload)::jsonb, \(clock.now()), \(key)
             WHERE EXISTS (SELECT 1 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom)
                           AND (open OR NOT \(requireOpen)))
             RETURNING 1
-            """)
+            """) }
+        guard let rows else { return }
         try requireOne(rows, chatroom)
+    }
+
+    /// Whether the outbox entry being delivered (`key`) was applied already.
+    private func applied(_ key: String?, in table: String) async throws -> Bool {
+        guard let key else { return false }
+        let query: PostgresQuery = table == "im_events"
+            ? "SELECT 1 FROM im_events WHERE tenant_id = \(tenantID) AND idempotency_key = \(key)"
+            : "SELECT 1 FROM im_notifications WHERE tenant_id = \(tenantID) AND idempotency_key = \(key)"
+        return !(try await database.query(query)).isEmpty
+    }
+
+    /// Runs a write that stores the entry's key; nil when another delivery
+    /// of the same entry wrote it first (the unique index decided).
+    private func onceByKey(_ write: () async throws -> [PostgresRow]) async throws -> [PostgresRow]? {
+        do {
+            return try await write()
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" && OutboxDelivery.idempotencyKey != nil {
+            return nil
+        }
     }
 
     private func requireOne(_ rows: [PostgresRow], _ chatroom: String) throws {
