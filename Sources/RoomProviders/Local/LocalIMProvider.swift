@@ -166,7 +166,7 @@ public struct LocalIMProvider: IMProvider {
 
     public func sendNotification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool) async throws {
         let key = OutboxDelivery.idempotencyKey
-        if try await applied(key, in: "im_notifications") { return }
+        if try await applied(key, in: .notifications) { return }
         _ = try await onceByKey { try await database.query("""
             INSERT INTO im_notifications (tenant_id, from_accid, to_accid, attach, store_offline, created_at, idempotency_key)
             VALUES (\(tenantID), \(from), \(to), \(attach), \(storeOffline), \(clock.now()), \(key))
@@ -175,7 +175,7 @@ public struct LocalIMProvider: IMProvider {
 
     public func queuePut(_ chatroom: String, key: String, value: String, operator: AccountID) async throws {
         let now = clock.now(), delivery = OutboxDelivery.idempotencyKey
-        if try await applied(delivery, in: "im_events") { return }
+        if try await applied(delivery, in: .events) { return }
         let rows = try await onceByKey { try await database.query("""
             WITH room AS (
                 SELECT chatroom_id FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open
@@ -228,7 +228,7 @@ public struct LocalIMProvider: IMProvider {
     /// Records an event clients of the chatroom see; the trigger notifies every instance.
     func event(_ chatroom: String, kind: String, payload: String, requireOpen: Bool = true) async throws {
         let key = OutboxDelivery.idempotencyKey
-        if try await applied(key, in: "im_events") { return }
+        if try await applied(key, in: .events) { return }
         let rows = try await onceByKey { try await database.query("""
             INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at, idempotency_key)
             SELECT \(tenantID), \(chatroom), \(kind), \(payload)::jsonb, \(clock.now()), \(key)
@@ -240,13 +240,17 @@ public struct LocalIMProvider: IMProvider {
         try requireOne(rows, chatroom)
     }
 
+    /// Where an outbox entry's key is stored with what it wrote.
+    private enum KeyedRows { case events, notifications }
+
     /// Whether the outbox entry being delivered (`key`) was applied already.
-    private func applied(_ key: String?, in table: String) async throws -> Bool {
+    private func applied(_ key: String?, in rows: KeyedRows) async throws -> Bool {
         guard let key else { return false }
-        let query: PostgresQuery = table == "im_events"
-            ? "SELECT 1 FROM im_events WHERE tenant_id = \(tenantID) AND idempotency_key = \(key)"
-            : "SELECT 1 FROM im_notifications WHERE tenant_id = \(tenantID) AND idempotency_key = \(key)"
-        return !(try await database.query(query)).isEmpty
+        let found = switch rows {
+        case .events: try await database.query("SELECT 1 FROM im_events WHERE tenant_id = \(tenantID) AND idempotency_key = \(key)")
+        case .notifications: try await database.query("SELECT 1 FROM im_notifications WHERE tenant_id = \(tenantID) AND idempotency_key = \(key)")
+        }
+        return !found.isEmpty
     }
 
     /// Runs a write that stores the entry's key; nil when another delivery
