@@ -129,7 +129,9 @@ public final class LocalIMHub: Service, Sendable {
     /// NOTIFYs sent while it was away reach nobody, so once listening again
     /// it replays from PostgreSQL what it may have missed.
     private func listen() async {
-        var lostAt: Date?
+        // The first LISTEN follows a gap too: a socket may enter a chatroom
+        // before it is in place.
+        var lostAt: Date? = clock.now()
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
                 try await database.withDedicatedConnection { connection in

@@ -18,24 +18,22 @@ public struct TenantReloadBroadcast: Sendable {
     }
 }
 
-/// Listens for other instances' reloads and follows them. After its LISTEN
-/// connection drops it reloads once on reconnecting (it may have missed an
-/// announcement meanwhile).
+/// Listens for other instances' reloads and follows them. Each time its
+/// LISTEN is in place (the first time included: a reload announced while
+/// this instance was starting reached nobody here) it reloads once, so an
+/// announcement made before or between connections is never missed.
 public struct TenantReloadListener: Service {
     let broadcast: TenantReloadBroadcast
     let tenants: TenantDirectory
     let logger: Logger
 
     public func run() async throws {
-        var reconnecting = false
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            // Every connection after the first follows a gap.
-            let catchUp = reconnecting
             do {
                 try await cancelWhenGracefulShutdown {
                     try await broadcast.database.withDedicatedConnection { connection in
                         try await connection.listen(on: TenantReloadBroadcast.channel) { notifications in
-                            if catchUp { follow(from: "a reconnect") }
+                            follow(from: "listening")
                             for try await notification in notifications where notification.payload != broadcast.instanceID {
                                 follow(from: "another instance")
                             }
@@ -44,7 +42,6 @@ public struct TenantReloadListener: Service {
                 }
             } catch {
                 if Task.isCancelled || Task.isShuttingDownGracefully { return }
-                reconnecting = true
                 logger.warning("tenant reload listener lost its connection; reconnecting")
                 try? await Task.sleep(for: .seconds(1))
             }
