@@ -9,7 +9,7 @@ struct SeatStore {
     let logger: Logger
 
     func create(_ room: Room, seats: Int, now: Date) async throws {
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO audio_chatroom_seats (tenant_id, room_id, seat_index, updated_at)
             SELECT \(room.tenantID), \(room.id), i, \(now) FROM generate_series(0, \(seats - 1)) AS i
             """, logger: logger)
@@ -18,7 +18,7 @@ struct SeatStore {
     /// Every seat of the room, locked for this transaction (index order, so
     /// two operations never lock in opposite orders).
     func lockAll(_ tenantID: TenantID, _ roomID: RoomID) async throws -> [MicSeat] {
-        try Self.decode(try await connection.query("""
+        try Self.decode(try await connection.run("""
             SELECT \(unescaped: Self.columns) FROM audio_chatroom_seats WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
             ORDER BY seat_index FOR UPDATE
             """, logger: logger).collect())
@@ -43,7 +43,7 @@ struct SeatStore {
     }
 
     func save(_ seat: MicSeat, _ tenantID: TenantID, _ roomID: RoomID, now: Date) async throws {
-        try await connection.query("""
+        try await connection.run("""
             UPDATE audio_chatroom_seats SET phase = \(seat.phase.rawValue), member_account = \(seat.member?.account),
                    member_nick = \(seat.member?.nick), member_avatar = \(seat.member?.avatar), closed = \(seat.closed),
                    masked = \(seat.masked), self_muted = \(seat.selfMuted), reason = \(seat.reason), updated_at = \(now)

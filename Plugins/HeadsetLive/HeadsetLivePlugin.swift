@@ -54,14 +54,14 @@ public struct HeadsetLivePlugin: RoomPlugin {
     public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let device = options["deviceId"]?.string ?? ""
         let deadline = Date(timeIntervalSince1970: options["deadline"]?.double ?? hook.now.timeIntervalSince1970)
-        let owners = try await hook.connection.query("""
+        let owners = try await hook.connection.run("""
             SELECT owner FROM headset_devices WHERE tenant_id = \(room.tenantID) AND device_id = \(device)
             """, logger: hook.logger).collect()
         guard try owners.decode(String.self).first == room.owner else {
             throw RoomError.invalidOptions(field: "options.deviceId", reason: "must be a headset bound to the room's owner")
         }
         let stream = "headset-\(room.id)-\(Secrets.randomToken(bytes: 6))"
-        let inserted = try await hook.connection.query("""
+        let inserted = try await hook.connection.run("""
             INSERT INTO headset_rooms (tenant_id, room_id, device_id, title, stream, deadline)
             VALUES (\(room.tenantID), \(room.id), \(device), \(room.name), \(stream), \(deadline))
             ON CONFLICT (tenant_id, device_id) WHERE active DO NOTHING RETURNING room_id
@@ -74,10 +74,10 @@ public struct HeadsetLivePlugin: RoomPlugin {
     /// provider and intercom sessions end (the engine closes the chatroom).
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let ids = closing.map(\.id)
-        try await hook.connection.query("""
+        try await hook.connection.run("""
             UPDATE headset_intercom SET ended_at = \(hook.now) WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(ids)) AND ended_at IS NULL
             """, logger: hook.logger)
-        let rows = try await hook.connection.query("""
+        let rows = try await hook.connection.run("""
             UPDATE headset_rooms SET active = false WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(ids)) RETURNING room_id, stream
             """, logger: hook.logger).collect()
         return try rows.decode((Int64, String).self).map { roomID, stream in .live(.dropStream(stream), roomID: roomID) }
@@ -87,7 +87,7 @@ public struct HeadsetLivePlugin: RoomPlugin {
     /// an early expiry.
     public func providerEvent(_ event: ProviderEvent, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         guard case .stream(let stream, let live) = event else { return [] }
-        let rows = try await hook.connection.query("""
+        let rows = try await hook.connection.run("""
             SELECT room_id, deadline FROM headset_rooms WHERE tenant_id = \(hook.tenantID) AND stream = \(stream) AND active
             """, logger: hook.logger).collect()
         for (roomID, deadline) in try rows.decode((Int64, Date).self) {

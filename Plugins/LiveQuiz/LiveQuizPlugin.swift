@@ -59,7 +59,7 @@ public struct LiveQuizPlugin: RoomPlugin {
     public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let game = try GameOptions(options)
         let cents = Int64((game.bonus * 100).rounded(.down))
-        let inserted = try await hook.connection.query("""
+        let inserted = try await hook.connection.run("""
             INSERT INTO quiz_games (tenant_id, room_id, device_id, password_hash, bonus, stream, created_at)
             VALUES (\(room.tenantID), \(room.id), \(game.deviceID), \(Secrets.sha256Hex(game.password)), \(Double(cents) / 100)::numeric,
                     \("quiz-\(room.id)"), \(hook.now))
@@ -67,7 +67,7 @@ public struct LiveQuizPlugin: RoomPlugin {
             """, logger: hook.logger).collect()
         guard !inserted.isEmpty else { throw QuizCodes.deviceBusy() }
         for (index, question) in game.questions.enumerated() {
-            try await hook.connection.query("""
+            try await hook.connection.run("""
                 INSERT INTO quiz_questions (tenant_id, room_id, question_id, question, options, right_answer)
                 VALUES (\(room.tenantID), \(room.id), \(index + 1), \(question.question), \(question.options), \(question.rightAnswer))
                 """, logger: hook.logger)
@@ -77,7 +77,7 @@ public struct LiveQuizPlugin: RoomPlugin {
 
     /// Over, dissolved or expired: the game is over (the engine closes its chatroom).
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        try await hook.connection.query("""
+        try await hook.connection.run("""
             UPDATE quiz_games SET status = 2 WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(closing.map(\.id)))
             """, logger: hook.logger)
         return []

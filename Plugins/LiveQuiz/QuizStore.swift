@@ -52,7 +52,7 @@ struct QuizStore {
 
     /// The same, on a transaction's connection.
     func questions(_ roomID: RoomID, on connection: PostgresConnection, logger: Logger) async throws -> [StoredQuestion] {
-        try Self.decodeQuestions(try await connection.query(questionsQuery(roomID), logger: logger).collect())
+        try Self.decodeQuestions(try await connection.run(questionsQuery(roomID), logger: logger).collect())
     }
 
     private func questionsQuery(_ roomID: RoomID) -> PostgresQuery {
@@ -115,7 +115,7 @@ struct QuizWrites {
 
     /// Opens the question's answer window; false when it was published before.
     func publish(_ roomID: RoomID, question: Int, at now: Date, windowEndsAt: Date) async throws -> Bool {
-        try await !connection.query("""
+        try await !connection.run("""
             UPDATE quiz_questions SET published_at = \(now), window_ends_at = \(windowEndsAt)
             WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) AND published_at IS NULL
             RETURNING 1
@@ -124,7 +124,7 @@ struct QuizWrites {
 
     /// Marks the question's result published; false when it was before.
     func publishResult(_ roomID: RoomID, question: Int, at now: Date) async throws -> Bool {
-        try await !connection.query("""
+        try await !connection.run("""
             UPDATE quiz_questions SET result_published_at = \(now)
             WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) AND result_published_at IS NULL
             RETURNING 1
@@ -134,7 +134,7 @@ struct QuizWrites {
     /// The player's row, locked in a statement of its own: what is read after
     /// it (answers, the current question) sees every answer committed before.
     func lockPlayer(_ roomID: RoomID, _ accid: AccountID) async throws -> QuizPlayer? {
-        let rows = try await connection.query("""
+        let rows = try await connection.run("""
             SELECT status, revives, answered FROM quiz_players
             WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND accid = \(accid) FOR UPDATE
             """, logger: logger).collect()
@@ -144,20 +144,20 @@ struct QuizWrites {
     }
 
     func hasAnswered(_ roomID: RoomID, question: Int, _ accid: AccountID) async throws -> Bool {
-        try await !connection.query("""
+        try await !connection.run("""
             SELECT 1 FROM quiz_answers WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) AND accid = \(accid)
             """, logger: logger).collect().isEmpty
     }
 
     func save(_ player: QuizPlayer, _ roomID: RoomID, _ accid: AccountID) async throws {
-        try await connection.query("""
+        try await connection.run("""
             UPDATE quiz_players SET status = \(player.status.rawValue), revives = \(player.revives), answered = \(player.answered)
             WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND accid = \(accid)
             """, logger: logger)
     }
 
     func recordAnswer(_ roomID: RoomID, question: Int, _ accid: AccountID, option: Int, at now: Date) async throws {
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO quiz_answers (tenant_id, room_id, question_id, accid, option, at)
             VALUES (\(tenantID), \(roomID), \(question), \(accid), \(option), \(now))
             """, logger: logger)

@@ -60,7 +60,7 @@ public struct MusicLessonPlugin: RoomPlugin {
     /// is refused here, under the unique index, whatever raced it.
     public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let student = options["student"]?.string ?? ""
-        let known = try await hook.connection.query("""
+        let known = try await hook.connection.run("""
             SELECT accid, role FROM accounts WHERE tenant_id = \(room.tenantID) AND accid IN (\(room.owner), \(student))
             """, logger: hook.logger).collect()
         let roles = Dictionary(try known.decode((String, String).self), uniquingKeysWith: { first, _ in first })
@@ -72,7 +72,7 @@ public struct MusicLessonPlugin: RoomPlugin {
         }
         // Sealed by the booking route; an admin-made lesson has none.
         let sealedPassword = options["sealedTeacherPassword"]?.string
-        let rows = try await hook.connection.query("""
+        let rows = try await hook.connection.run("""
             INSERT INTO music_lessons (tenant_id, room_id, student, teacher, created_at, teacher_password_sealed)
             VALUES (\(room.tenantID), \(room.id), \(student), \(room.owner), \(hook.now), \(sealedPassword))
             ON CONFLICT (tenant_id, student) WHERE active DO NOTHING RETURNING room_id
@@ -85,7 +85,7 @@ public struct MusicLessonPlugin: RoomPlugin {
     /// student hears it by P2P notification, stored for offline delivery.
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let ids = closing.map(\.id)
-        let rows = try await hook.connection.query("""
+        let rows = try await hook.connection.run("""
             UPDATE music_lessons SET active = false
             WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(ids)) RETURNING room_id, student, teacher
             """, logger: hook.logger).collect()

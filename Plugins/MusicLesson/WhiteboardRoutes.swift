@@ -55,7 +55,7 @@ enum WhiteboardRoutes {
                     throw ClientError(code: LessonCodes.teacherNotIn, message: "the teacher has not opened the classroom yet")
                 }
                 // The room is locked: the count and the insert are one step.
-                let count = try await tx.connection.query("""
+                let count = try await tx.connection.run("""
                     SELECT count(*)::int FROM music_lesson_whiteboard WHERE tenant_id = \(call.tenant.id) AND room_id = \(lesson.roomID)
                     """, logger: tx.logger).collect()
                 let packets = try count.first?.decode(Int.self) ?? 0
@@ -63,7 +63,7 @@ enum WhiteboardRoutes {
                     throw ClientError(code: LessonCodes.whiteboardFull,
                                       message: "the lesson's whiteboard holds its limit of \(call.settings.whiteboardPackets) packets")
                 }
-                let inserted = try await tx.connection.query("""
+                let inserted = try await tx.connection.run("""
                     INSERT INTO music_lesson_whiteboard (tenant_id, room_id, author, seq, data, created_at)
                     VALUES (\(call.tenant.id), \(lesson.roomID), \(account.accid), \(seq), \(data), \(tx.now))
                     ON CONFLICT (tenant_id, room_id, author, seq) DO NOTHING RETURNING packet_id

@@ -9,7 +9,7 @@ struct MicPositionStore {
     let logger: Logger
 
     func create(_ room: Room, count: Int, now: Date) async throws {
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO sealmic_mic_positions (tenant_id, room_id, position, updated_at)
             SELECT \(room.tenantID), \(room.id), i, \(now) FROM generate_series(0, \(count - 1)) AS i
             """, logger: logger)
@@ -18,7 +18,7 @@ struct MicPositionStore {
     /// Every position of the room, locked for this transaction (in position
     /// order, so two operations never lock in opposite orders).
     func lockAll(_ tenantID: TenantID, _ roomID: RoomID) async throws -> [MicPosition] {
-        let rows = try await connection.query("""
+        let rows = try await connection.run("""
             SELECT position, user_id, locked, muted FROM sealmic_mic_positions
             WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY position FOR UPDATE
             """, logger: logger).collect()
@@ -30,7 +30,7 @@ struct MicPositionStore {
     /// In the order given: a move frees its old position before taking the new one.
     func save(_ positions: [MicPosition], _ tenantID: TenantID, _ roomID: RoomID, now: Date) async throws {
         for position in positions {
-            try await connection.query("""
+            try await connection.run("""
                 UPDATE sealmic_mic_positions SET user_id = \(position.holder), locked = \(position.locked),
                        muted = \(position.muted), updated_at = \(now)
                 WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND position = \(position.position)

@@ -25,6 +25,44 @@ import Testing
         #expect(try await database.query("SELECT 1").count == 1, "the pool still serves")
     }
 
+    /// A pooled connection whose server went away (a restart, a failover)
+    /// must never take a request with it: before the lease checked, the pool
+    /// could lend a connection that had closed before it heard, and the query
+    /// written to it waited for ever (seen in CI as a hung run, in ops/chaos
+    /// as a seat move unanswered through a PostgreSQL restart).
+    @Test func aConnectionTheServerDroppedNeverHangsARequest() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["DATABASE_URL"])
+        let client = PostgresClient(configuration: try DatabaseURL.endpoint(from: url).pool, backgroundLogger: Logger(label: "dropped"))
+        let run = Task { await client.run() }
+        defer { run.cancel() }
+        let database = Database(client: client, logger: Logger(label: "dropped"), leaseSeconds: 2)
+        let admin = try await TestDatabase.shared()
+        for round in 1...60 {
+            // Answered or failed as a database error, in seconds: never a hang.
+            let failures = try await withDeadline(10, { "round \(round) of dropping the pool's connections" }) {
+                let pids = await withTaskGroup(of: Int?.self) { group in
+                    for _ in 1...4 { group.addTask { try? await database.query("SELECT pg_backend_pid()").first?.decode(Int.self) } }
+                    return await group.reduce(into: [Int]()) { if let pid = $1 { $0.append(pid) } }
+                }
+                try await admin.query("SELECT pg_terminate_backend(pid) FROM unnest(\(pids)::int[]) AS pid")
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...3000)))
+                do {
+                    _ = try await database.query("SELECT 1")
+                    return [String]()
+                } catch where error is PSQLError || DatabaseUnavailable.matches(error) {
+                    return []
+                } catch {
+                    return ["\(error)"]
+                }
+            }
+            #expect(failures.isEmpty, "round \(round)")
+        }
+        // The last round's dropped connections may each fail one more query cleanly.
+        var served = false
+        for _ in 1...5 where !served { served = (try? await database.query("SELECT 1").count) == 1 }
+        #expect(served, "the pool serves again")
+    }
+
     @Test func aDatabaseErrorIsLoggedWithoutItsParameters() async throws {
         let database = try await TestDatabase.shared()
         let secret = "client-secret-" + uniqueID()

@@ -35,4 +35,20 @@ import Testing
         let offenders = try Self.pluginSources().filter { $0.text.contains(bypass) }.map(\.file)
         #expect(offenders.isEmpty, "use call.createRoom / call.createGuest, which count per address: \(offenders)")
     }
+
+    /// Every statement of ours is sent through `PostgresConnection.run`, which
+    /// refuses a closed connection on its event loop: PostgresNIO's own
+    /// `query` waits for ever on a connection that closed before the write.
+    @Test func everyStatementGoesThroughTheClosedConnectionCheck() throws {
+        let root = Self.pluginsDirectory.deletingLastPathComponent()
+        let folders = ["Sources", "Plugins"].map { root.appendingPathComponent($0) }
+        let files = folders.flatMap { folder in
+            (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [])
+                .filter { $0.pathExtension == "swift" && $0.lastPathComponent != "CheckedQuery.swift" }
+        }
+        #expect(files.count >= 100, "every source was read (\(files.count))")
+        let direct = try Regex(#"(connection|\$0|tx)\.query\("#)
+        let offenders = try files.filter { try String(contentsOf: $0, encoding: .utf8).contains(direct) }.map(\.lastPathComponent)
+        #expect(offenders.isEmpty, "use connection.run(_:logger:): \(offenders)")
+    }
 }

@@ -9,7 +9,7 @@ extension AccountStore {
     public func revokeAccess(_ tenantID: TenantID, accid: AccountID, outboxSignal: OutboxSignal) async throws -> Int {
         let now = clock.now()
         let ended = try await database.transaction { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.run("""
                 UPDATE sessions SET revoked_at = \(now)
                 WHERE tenant_id = \(tenantID) AND accid = \(accid) AND revoked_at IS NULL RETURNING 1
                 """, logger: database.logger)

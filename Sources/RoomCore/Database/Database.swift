@@ -62,9 +62,20 @@ public struct Database: Sendable {
                 let work = UncheckedSendableBox(body)
                 return try await withThrowingTaskGroup(of: Result?.self) { group in
                     group.addTask {
-                        try await client.withConnection { connection in
-                            leased.set()
-                            return try await work.value(connection)
+                        while true {
+                            let lent: Result? = try await client.withConnection { connection in
+                                // PostgresNIO's pool can lend a connection whose channel
+                                // closed before the pool heard of it, and a query written
+                                // to a closed channel is dropped and its answer awaited
+                                // for ever (postgres-nio#487, since reverted): seen as a
+                                // request hanging through a PostgreSQL restart. Such a
+                                // connection is handed back and another one asked for.
+                                guard !connection.isClosed else { return nil }
+                                leased.set()
+                                return try await work.value(connection)
+                            }
+                            if leased.isSet { return lent }
+                            try await Task.sleep(for: .milliseconds(5))  // time for the pool to drop it
                         }
                     }
                     group.addTask {
@@ -109,15 +120,15 @@ public struct Database: Sendable {
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         try await withConnection { connection in
-            try await connection.query("BEGIN", logger: logger)
+            try await connection.run("BEGIN", logger: logger)
             let result: Result
             do {
                 result = try await body(connection)
             } catch {
-                try? await connection.query("ROLLBACK", logger: logger)
+                _ = try? await connection.run("ROLLBACK", logger: logger)
                 throw error
             }
-            try await connection.query("COMMIT", logger: logger)
+            try await connection.run("COMMIT", logger: logger)
             return result
         }
     }
@@ -128,7 +139,7 @@ public struct Database: Sendable {
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = logger
-        return try await withConnection { try await $0.query(query, logger: logger).collect() }
+        return try await withConnection { try await $0.run(query, logger: logger).collect() }
     }
 }
 

@@ -55,13 +55,13 @@ public struct Migrator: Sendable {
     public func migrate(_ database: Database) async throws -> [String] {
         try await database.withConnection { connection in
             let logger = database.logger
-            try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
+            try await connection.run("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
             do {
                 let applied = try await applyMissing(connection, logger: logger)
-                try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                try await connection.run("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
                 return applied
             } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                _ = try? await connection.run("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
                 throw error
             }
         }
@@ -81,17 +81,17 @@ public struct Migrator: Sendable {
         let done = try await appliedIDs(connection, logger: logger)
         var applied: [String] = []
         for migration in migrations where !done.contains(migration.id) {
-            try await connection.query("BEGIN", logger: logger)
+            try await connection.run("BEGIN", logger: logger)
             do {
                 for statement in SQLScript.statements(migration.sql) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                try await connection.query(
+                try await connection.run(
                     "INSERT INTO schema_migrations (id, applied_at) VALUES (\(migration.id), now())",
                     logger: logger)
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.run("COMMIT", logger: logger)
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                _ = try? await connection.run("ROLLBACK", logger: logger)
                 throw Problem(description: "migration \(migration.id) failed: \(String(reflecting: error))")
             }
             logger.info("applied migration", metadata: ["migration": "\(migration.id)"])
@@ -101,14 +101,14 @@ public struct Migrator: Sendable {
     }
 
     private func ensureLedger(_ connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.run(
             "CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL)",
             logger: logger)
     }
 
     private func appliedIDs(_ connection: PostgresConnection, logger: Logger) async throws -> Set<String> {
         var ids: Set<String> = []
-        for try await id in try await connection.query("SELECT id FROM schema_migrations", logger: logger).decode(String.self) {
+        for try await id in try await connection.run("SELECT id FROM schema_migrations", logger: logger).decode(String.self) {
             ids.insert(id)
         }
         return ids

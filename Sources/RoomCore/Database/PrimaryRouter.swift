@@ -84,7 +84,7 @@ public final class PrimaryRouter: Service, Sendable {
         return try? await withTimeout(probeSeconds, operation: "checking \(host.name)") {
             let connection = try await PostgresConnection.connect(configuration: host.connection, id: Int.random(in: 1...Int(Int32.max)), logger: logger)
             defer { Task { try? await connection.close() } }
-            let rows = try await connection.query("SHOW transaction_read_only", logger: logger).collect()
+            let rows = try await connection.run("SHOW transaction_read_only", logger: logger).collect()
             return try rows.first?.decode(String.self) == "off"
         }
     }

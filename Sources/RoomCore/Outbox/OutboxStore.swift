@@ -44,7 +44,7 @@ public struct OutboxStore: Sendable {
     /// only if it commits, and in order per room.
     public static func enqueue(_ messages: [OutboxMessage], tenantID: TenantID, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
         guard !messages.isEmpty else { return }
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO outbox (tenant_id, room_id, kind, payload, next_attempt_at, created_at)
             SELECT \(tenantID), NULLIF(r, 0), k, p::jsonb, \(now), \(now)
             FROM unnest(\(messages.map { $0.roomID ?? 0 })::bigint[], \(messages.map(\.effect.kind))::text[], \(messages.map(\.effect.payload))::text[])

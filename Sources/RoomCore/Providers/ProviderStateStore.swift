@@ -25,13 +25,13 @@ public struct ProviderStateStore: Sendable {
     public func apply(_ events: [ProviderEvent], tenant: Tenant, provider: String, receipt: String, now: Date) async throws -> Bool {
         let tenantID = tenant.id
         return try await database.transaction { connection in
-            let fresh = try await connection.query("""
+            let fresh = try await connection.run("""
                 INSERT INTO provider_callback_receipts (tenant_id, provider, digest, received_at)
                 VALUES (\(tenantID), \(provider), \(receipt), \(now)) ON CONFLICT DO NOTHING RETURNING 1
                 """, logger: database.logger).collect()
             guard !fresh.isEmpty else { throw Replayed() }
             // Old receipts go in small batches, as callbacks arrive.
-            try await connection.query("""
+            try await connection.run("""
                 DELETE FROM provider_callback_receipts WHERE ctid IN (
                     SELECT ctid FROM provider_callback_receipts
                     WHERE received_at < \(now.addingTimeInterval(-Self.receiptRetention)) LIMIT 100)
@@ -58,18 +58,18 @@ public struct ProviderStateStore: Sendable {
     private func record(_ event: ProviderEvent, tenantID: TenantID, provider: String, now: Date, on connection: PostgresConnection) async throws {
         switch event {
         case .chatroomMember(let chatroom, let accid, let present):
-            try await connection.query("""
+            try await connection.run("""
                 INSERT INTO provider_chatroom_members (tenant_id, provider, chatroom_id, accid, present, updated_at)
                 VALUES (\(tenantID), \(provider), \(chatroom), \(accid), \(present), \(now))
                 ON CONFLICT (tenant_id, provider, chatroom_id, accid) DO UPDATE SET present = EXCLUDED.present, updated_at = EXCLUDED.updated_at
                 """, logger: database.logger)
         case .chatroomClosed(let chatroom):
-            try await connection.query("""
+            try await connection.run("""
                 UPDATE provider_chatroom_members SET present = false, updated_at = \(now)
                 WHERE tenant_id = \(tenantID) AND provider = \(provider) AND chatroom_id = \(chatroom)
                 """, logger: database.logger)
         case .stream(let name, let live):
-            try await connection.query("""
+            try await connection.run("""
                 INSERT INTO live_streams (tenant_id, stream, live, updated_at) VALUES (\(tenantID), \(name), \(live), \(now))
                 ON CONFLICT (tenant_id, stream) DO UPDATE SET live = EXCLUDED.live, updated_at = EXCLUDED.updated_at
                 """, logger: database.logger)

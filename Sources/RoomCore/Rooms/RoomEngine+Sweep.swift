@@ -32,7 +32,7 @@ extension RoomEngine {
         let (changed, queued): (Int, Bool) = try await database.transaction { connection in
             // A batch of a thousand rooms is background work: it may take
             // longer than the pool's limit for a client's statement.
-            try await connection.query("SET LOCAL statement_timeout = '60s'", logger: database.logger)
+            try await connection.run("SET LOCAL statement_timeout = '60s'", logger: database.logger)
             let writes = RoomWrites(connection: connection, logger: database.logger)
             var closing: [CloseReason: [Room]] = [:]
             var released: [Room] = []
@@ -65,7 +65,7 @@ extension RoomEngine {
 
 extension RoomWrites {
     func claimExpired(now: Date, limit: Int, tenants scope: [TenantID]?) async throws -> [Room] {
-        try await RoomRows.all(connection.query("""
+        try await RoomRows.all(connection.run("""
             SELECT \(unescaped: RoomRows.columns) FROM rooms
             WHERE state = 'open' AND expires_at <= \(now)
               AND (\(scope)::text[] IS NULL OR tenant_id = ANY(\(scope)::text[]))
@@ -76,7 +76,7 @@ extension RoomWrites {
     }
 
     func claimLapsed(now: Date, limit: Int, tenants scope: [TenantID]?) async throws -> [Room] {
-        try await RoomRows.all(connection.query("""
+        try await RoomRows.all(connection.run("""
             SELECT \(unescaped: RoomRows.columns) FROM rooms
             WHERE state = 'open' AND reserved_until IS NOT NULL AND reservation_claimed_at IS NULL
               AND reserved_until <= \(now)

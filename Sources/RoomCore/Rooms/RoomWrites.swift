@@ -16,7 +16,7 @@ struct RoomWrites {
         guard let (room, joinedCount) = try await lockedRow(tenantID, roomID) else { return nil }
         var status: MemberStatus?
         if let account {
-            let members = try await connection.query("""
+            let members = try await connection.run("""
                 SELECT status FROM room_members WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND accid = \(account)
                 """, logger: logger).collect()
             status = try members.decode(String.self).first.flatMap(MemberStatus.init(rawValue:))
@@ -30,7 +30,7 @@ struct RoomWrites {
     }
 
     private func lockedRow(_ tenantID: TenantID, _ roomID: RoomID) async throws -> (room: Room, joinedCount: Int)? {
-        let rows = try await connection.query("""
+        let rows = try await connection.run("""
             SELECT \(unescaped: RoomRows.columns), joined_count FROM rooms
             WHERE tenant_id = \(tenantID) AND room_id = \(roomID) FOR UPDATE
             """, logger: logger).collect()
@@ -41,7 +41,7 @@ struct RoomWrites {
     /// Which of `accounts` are joined members of the room now.
     func joined(_ room: Room, among accounts: [AccountID]) async throws -> Set<AccountID> {
         guard !accounts.isEmpty else { return [] }
-        let rows = try await connection.query("""
+        let rows = try await connection.run("""
             SELECT accid FROM room_members
             WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND status = 'joined' AND accid = ANY(\(accounts))
             """, logger: logger).collect()
@@ -49,7 +49,7 @@ struct RoomWrites {
     }
 
     func mergeAttributes(_ room: Room, patch: String) async throws {
-        try await connection.query("""
+        try await connection.run("""
             UPDATE rooms SET attributes = attributes || \(patch)::jsonb, version = version + 1
             WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
             """, logger: logger)
@@ -61,8 +61,8 @@ struct RoomWrites {
     /// cannot pass either limit.
     func checkRoomLimits(_ tenantID: TenantID, pluginID: String, owner: AccountID, policy: RoomPolicy, now: Date) async throws {
         guard policy.maxRooms != nil || policy.maxRoomsPerOwner != nil else { return }
-        try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(tenantID + "/" + pluginID + "/rooms")))", logger: logger)
-        let rows = try await connection.query("""
+        try await connection.run("SELECT pg_advisory_xact_lock(hashtext(\(tenantID + "/" + pluginID + "/rooms")))", logger: logger)
+        let rows = try await connection.run("""
             SELECT count(*)::int, count(*) FILTER (WHERE owner = \(owner))::int FROM rooms
             WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = 'open' AND expires_at > \(now)
             """, logger: logger).collect()
@@ -73,7 +73,7 @@ struct RoomWrites {
 
     func insertRoom(_ spec: NewRoom, tenantID: TenantID, capacity: Int, now: Date, expiresAt: Date) async throws -> Room {
         let reservation = spec.reservation
-        let rows = try await connection.query("""
+        let rows = try await connection.run("""
             INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at,
                                reserved_for, reserved_until, lapse_action, im_chatroom_id, attributes)
             VALUES (\(tenantID), \(spec.id), \(spec.pluginID), \(spec.name), \(spec.owner), 'open', \(capacity), \(now), \(expiresAt),
@@ -86,13 +86,13 @@ struct RoomWrites {
     }
 
     func join(_ room: Room, _ account: AccountID, role: String, claimsReservation: Bool, now: Date) async throws {
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO room_members (tenant_id, room_id, accid, role, status, joined_at, updated_at)
             VALUES (\(room.tenantID), \(room.id), \(account), \(role), 'joined', \(now), \(now))
             ON CONFLICT (tenant_id, room_id, accid)
             DO UPDATE SET status = 'joined', role = EXCLUDED.role, joined_at = EXCLUDED.joined_at, updated_at = EXCLUDED.updated_at
             """, logger: logger)
-        try await connection.query("""
+        try await connection.run("""
             UPDATE rooms SET joined_count = joined_count + 1, version = version + 1,
                    reservation_claimed_at = CASE WHEN \(claimsReservation) THEN \(now) ELSE reservation_claimed_at END
             WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
@@ -101,13 +101,13 @@ struct RoomWrites {
 
     /// Leave and ban both take the account out of the room.
     func removeMember(_ room: Room, _ account: AccountID, status: MemberStatus, wasJoined: Bool, now: Date) async throws {
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO room_members (tenant_id, room_id, accid, status, joined_at, updated_at)
             VALUES (\(room.tenantID), \(room.id), \(account), \(status.rawValue), \(now), \(now))
             ON CONFLICT (tenant_id, room_id, accid) DO UPDATE SET status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
             """, logger: logger)
         if wasJoined {
-            try await connection.query("""
+            try await connection.run("""
                 UPDATE rooms SET joined_count = joined_count - 1, version = version + 1
                 WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
                 """, logger: logger)
@@ -118,7 +118,7 @@ struct RoomWrites {
     /// (the sweeper closes a thousand at once; dissolve, one).
     func close(_ rooms: [Room], reason: CloseReason, actor: Actor, now: Date) async throws {
         let detail = JSONValue.object(["reason": .string(reason.rawValue)]).jsonText
-        try await connection.query("""
+        try await connection.run("""
             WITH closed AS (
                 UPDATE rooms r SET state = 'closed', close_reason = \(reason.rawValue), closed_at = \(now), version = r.version + 1
                 FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
@@ -132,7 +132,7 @@ struct RoomWrites {
 
     func releaseReservations(_ rooms: [Room]) async throws {
         guard !rooms.isEmpty else { return }
-        try await connection.query("""
+        try await connection.run("""
             UPDATE rooms r SET reserved_for = NULL, reserved_until = NULL, reservation_claimed_at = NULL, version = r.version + 1
             FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
             WHERE r.tenant_id = u.t AND r.room_id = u.id
@@ -140,7 +140,7 @@ struct RoomWrites {
     }
 
     func reserve(_ room: Room, _ reservation: Reservation) async throws {
-        try await connection.query("""
+        try await connection.run("""
             UPDATE rooms SET reserved_for = \(reservation.accounts), reserved_until = \(reservation.until),
                    reservation_claimed_at = NULL, lapse_action = \(reservation.onLapse.rawValue), version = version + 1
             WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
@@ -148,14 +148,14 @@ struct RoomWrites {
     }
 
     func extend(_ room: Room, to expiry: Date) async throws {
-        try await connection.query("""
+        try await connection.run("""
             UPDATE rooms SET expires_at = \(expiry), version = version + 1
             WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
             """, logger: logger)
     }
 
     func event(_ room: Room, kind: String, actor: Actor, detail: [String: String] = [:], at: Date) async throws {
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
             VALUES (\(room.tenantID), \(room.id), \(at), \(kind), \(actor.description), \(JSONValue.object(detail.mapValues(JSONValue.string)).jsonText)::jsonb)
             """, logger: logger)
@@ -164,7 +164,7 @@ struct RoomWrites {
     /// One multi-row insert for a batch of rooms (the sweeper closes hundreds at once).
     func events(_ rooms: [Room], kind: String, actor: Actor, detail: [String: String], at: Date) async throws {
         guard !rooms.isEmpty else { return }
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
             SELECT t, r, \(at), \(kind), \(actor.description), \(JSONValue.object(detail.mapValues(JSONValue.string)).jsonText)::jsonb
             FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, r)

@@ -21,8 +21,8 @@ extension LocalIMProvider {
         let now = clock.now()
         let fresh = now.addingTimeInterval(-Self.presenceWindow)
         return try await database.transaction { tx in
-            try await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('im-connections:' || \(tenantID), 0))", logger: database.logger)
-            let rows = try await tx.query("""
+            try await tx.run("SELECT pg_advisory_xact_lock(hashtextextended('im-connections:' || \(tenantID), 0))", logger: database.logger)
+            let rows = try await tx.run("""
                 SELECT count(*) FILTER (WHERE accid = \(accid))::int, count(*)::int FROM im_connections
                 WHERE tenant_id = \(tenantID) AND seen_at > \(fresh)
                 """, logger: database.logger)
@@ -30,7 +30,7 @@ extension LocalIMProvider {
             for try await (account, tenant) in rows.decode((Int, Int).self) { (mine, all) = (account, tenant) }
             if mine >= limits.maxConnectionsPerAccount { return .accountFull(limits.maxConnectionsPerAccount) }
             if all >= limits.maxConnections { return .tenantFull(limits.maxConnections) }
-            try await tx.query("""
+            try await tx.run("""
                 INSERT INTO im_connections (tenant_id, connection_id, accid, instance_id, connected_at, seen_at)
                 VALUES (\(tenantID), \(connection), \(accid), \(instance), \(now), \(now))
                 """, logger: database.logger)
