@@ -112,6 +112,43 @@ import Testing
         #expect(delivered.count == 2)
     }
 
+    /// #17, a vendor down for a minute: entries backing off when it comes
+    /// back go out on the first success, not when each backoff runs out.
+    @Test func aRecoveredProviderGetsItsBacklogAtOnce() async throws {
+        let fixture = try await EngineFixture()
+        for owner in ["ann", "ben"] {
+            let room = try await fixture.room(owner: owner)
+            _ = try await fixture.engine.dissolve(room.id, by: .account(owner), in: fixture.tenant, pluginID: nil)
+        }
+        let flaky = FlakyDeliverer(failures: 4, next: providers(fixture))
+        let dispatcher = fixture.dispatcher(flaky)
+        #expect(try await dispatcher.dispatchOnce() == 2)
+        fixture.clock.advance(by: 1.5)
+        #expect(try await dispatcher.dispatchOnce() == 2, "both fail again and back off")
+        #expect(try await dispatcher.dispatchOnce() == 0)
+
+        let late = try await fixture.room(owner: "cat")
+        _ = try await fixture.engine.dissolve(late.id, by: .account("cat"), in: fixture.tenant, pluginID: nil)
+        #expect(try await dispatcher.dispatchOnce() == 1, "the new entry goes out: the provider is back")
+        #expect(try await dispatcher.dispatchOnce() == 2, "and the backlog with it, before any backoff ran out")
+        #expect(flaky.delivered.count == 3)
+    }
+
+    /// An entry being delivered is neither woken nor retried by an operator:
+    /// either would let a second dispatcher deliver it again.
+    @Test func anEntryInFlightIsNotMadeDueAgain() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "ann")
+        _ = try await fixture.engine.dissolve(room.id, by: .account("ann"), in: fixture.tenant, pluginID: nil)
+        let store = OutboxStore(database: fixture.database)
+        let claimed = try #require(try await store.claimDue(now: fixture.clock.now(), lease: 20, limit: 10, tenants: fixture.tenants.ids).first)
+        #expect(try await store.wakeBackedOff(fixture.tenant.id, kind: claimed.kind, now: fixture.clock.now()) == 0)
+        #expect(try await store.retry(fixture.tenant.id, claimed.id, now: fixture.clock.now()) == nil)
+        #expect(try await store.claimDue(now: fixture.clock.now(), lease: 20, limit: 10, tenants: fixture.tenants.ids).isEmpty)
+        try await store.markFailed(claimed, error: "down", retryAt: fixture.clock.now().addingTimeInterval(60))
+        #expect(try await store.wakeBackedOff(fixture.tenant.id, kind: claimed.kind, now: fixture.clock.now()) == 1, "backing off: woken")
+    }
+
     @Test func oneRoomsEntriesAreDeliveredInOrder() async throws {
         let fixture = try await EngineFixture()
         let room = try await fixture.room(owner: "alice")

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import ServiceLifecycle
+import Synchronization
 
 /// Delivers outbox entries at least once: claims due entries under a lease,
 /// delivers them outside any transaction, then records the outcome. Failures
@@ -29,6 +30,8 @@ public struct OutboxDispatcher: Service {
     public let clock: any RoomClock
     public let configuration: Configuration
     public let logger: Logger
+    /// Which tenants' providers (by kind) failed a delivery here lately.
+    private let failing = FailingProviders()
 
     public init(store: OutboxStore, deliverer: any OutboxDeliverer, clock: any RoomClock, configuration: Configuration = .init(), logger: Logger) {
         self.store = store
@@ -75,8 +78,10 @@ public struct OutboxDispatcher: Service {
             }
             try await store.markDelivered(entry, at: clock.now())
             outcome = "delivered"
+            if failing.recovered(entry.tenantID, entry.kind) { await wakeBacklog(entry) }
         } catch {
             let permanent = error is PermanentDeliveryError
+            if !permanent { failing.failed(entry.tenantID, entry.kind) }
             let exhausted = entry.attempts >= configuration.maxAttempts
             let retryAt = (permanent || exhausted) ? nil : clock.now().addingTimeInterval(backoff(afterAttempt: entry.attempts))
             outcome = retryAt == nil ? "dead" : "retry"
@@ -96,6 +101,23 @@ public struct OutboxDispatcher: Service {
             .recordInterval(since: started)
     }
 
+    /// The provider answered again after failing here: the entries that wait
+    /// out a backoff become due now, so the backlog goes out at once.
+    private func wakeBacklog(_ entry: OutboxEntry) async {
+        do {
+            let woken = try await store.wakeBackedOff(entry.tenantID, kind: entry.kind, now: clock.now())
+            if woken > 0 {
+                logger.info("outbox provider recovered; backlog due now", metadata: [
+                    "tenant": "\(entry.tenantID)", "kind": "\(entry.kind)", "entries": "\(woken)",
+                ])
+                configuration.signal.wake()
+            }
+        } catch {
+            // They are retried when their backoff ends, as before.
+            logger.warning("could not wake the outbox backlog", metadata: ["tenant": "\(entry.tenantID)", "error": "\(LoggableError.describe(error))"])
+        }
+    }
+
     /// base · 2^(attempt-1), capped, with up to 20 % jitter so retries spread out.
     func backoff(afterAttempt attempt: Int) -> TimeInterval {
         let exponential = configuration.baseBackoff * pow(2, Double(max(0, attempt - 1)))
@@ -109,5 +131,21 @@ extension Timer {
         let elapsed = ContinuousClock.now - start
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
         recordNanoseconds(nanoseconds)
+    }
+}
+
+/// The (tenant, kind) pairs whose deliveries failed on this dispatcher since
+/// their last success. Per instance: another instance that saw no failure
+/// does not wake, and the one that did wakes on its next success.
+final class FailingProviders: Sendable {
+    private let pairs = Mutex<Set<String>>([])
+
+    func failed(_ tenantID: TenantID, _ kind: String) {
+        _ = pairs.withLock { $0.insert(tenantID + "\u{0}" + kind) }
+    }
+
+    /// True once after failures, when a delivery of that pair succeeds.
+    func recovered(_ tenantID: TenantID, _ kind: String) -> Bool {
+        pairs.withLock { $0.remove(tenantID + "\u{0}" + kind) != nil }
     }
 }

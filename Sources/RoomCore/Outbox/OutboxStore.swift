@@ -33,7 +33,8 @@ public struct OutboxStore: Sendable {
                 LIMIT \(limit)
                 FOR UPDATE SKIP LOCKED
             )
-            UPDATE outbox o SET attempts = o.attempts + 1, next_attempt_at = \(now.addingTimeInterval(lease))
+            UPDATE outbox o SET attempts = o.attempts + 1, next_attempt_at = \(now.addingTimeInterval(lease)),
+                                claimed_until = \(now.addingTimeInterval(lease))
             FROM due WHERE o.tenant_id = due.tenant_id AND o.outbox_id = due.outbox_id
             RETURNING \(unescaped: Self.columns.split(separator: ",").map { "o." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
             """)
@@ -55,7 +56,7 @@ public struct OutboxStore: Sendable {
 
     public func markDelivered(_ entry: OutboxEntry, at now: Date) async throws {
         try await database.query("""
-            UPDATE outbox SET status = 'delivered', delivered_at = \(now), last_error = NULL
+            UPDATE outbox SET status = 'delivered', delivered_at = \(now), last_error = NULL, claimed_until = NULL
             WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
             """)
     }
@@ -63,15 +64,31 @@ public struct OutboxStore: Sendable {
     public func markFailed(_ entry: OutboxEntry, error: String, retryAt: Date?) async throws {
         if let retryAt {
             try await database.query("""
-                UPDATE outbox SET next_attempt_at = \(retryAt), last_error = \(error)
+                UPDATE outbox SET next_attempt_at = \(retryAt), last_error = \(error), claimed_until = NULL
                 WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
                 """)
         } else {
             try await database.query("""
-                UPDATE outbox SET status = 'dead', last_error = \(error)
+                UPDATE outbox SET status = 'dead', last_error = \(error), claimed_until = NULL
                 WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
                 """)
         }
+    }
+
+    /// Makes a tenant's entries of `kind` that are backing off after failures
+    /// due now, leaving entries in flight (leased) alone; returns how many.
+    /// Called when that kind's provider answers again after failing, so a
+    /// recovered vendor gets its backlog at once, not after each entry's
+    /// backoff (up to `maxBackoff`) runs out.
+    @discardableResult
+    public func wakeBackedOff(_ tenantID: TenantID, kind: String, now: Date) async throws -> Int {
+        let rows = try await database.query("""
+            UPDATE outbox SET next_attempt_at = \(now)
+            WHERE tenant_id = \(tenantID) AND kind = \(kind) AND status = 'pending'
+              AND next_attempt_at > \(now) AND (claimed_until IS NULL OR claimed_until <= \(now))
+            RETURNING outbox_id
+            """)
+        return rows.count
     }
 
     /// Newest first.
@@ -91,12 +108,14 @@ public struct OutboxStore: Sendable {
         return try Self.decodeAll(rows).first
     }
 
-    /// A dead (or pending) entry gets a fresh set of attempts, due now.
-    /// Returns nil when there is no such entry; a delivered entry is left alone.
+    /// A dead (or backing-off) entry gets a fresh set of attempts, due now.
+    /// Returns nil when there is no such entry, or it was delivered, or it is
+    /// being delivered right now (making it due would deliver it twice).
     public func retry(_ tenantID: TenantID, _ id: Int64, now: Date) async throws -> OutboxEntry? {
         let rows = try await database.query("""
             UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = \(now)
             WHERE tenant_id = \(tenantID) AND outbox_id = \(id) AND status <> 'delivered'
+              AND (claimed_until IS NULL OR claimed_until <= \(now))
             RETURNING \(unescaped: Self.columns)
             """)
         return try Self.decodeAll(rows).first

@@ -36,6 +36,9 @@ extension AdminAPI {
             let id = try context.parameters.requireInt64("entry")
             if let entry = try await outbox.retry(tenant.id, id, now: services.clock.now()) { return OutboxDTO(entry) }
             guard let existing = try await outbox.entry(tenant.id, id) else { throw Problem.notFound("no outbox entry \(id) in tenant \(tenant.id)") }
+            guard existing.status == .delivered else {
+                throw Problem(.conflict, code: "delivery_in_progress", detail: "outbox entry \(existing.id) is being delivered now; retry it if that attempt fails")
+            }
             throw Problem(.conflict, code: "already_delivered", detail: "outbox entry \(existing.id) was delivered; there is nothing to retry")
         }
 
