@@ -21,6 +21,8 @@ import urllib.request
 
 import websockets
 
+from fake_netease import FakeNetEase
+
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLUSTER = os.path.join(HERE, ".cluster")
 URL = os.environ["ROOMKEEPER_URL"]
@@ -30,6 +32,8 @@ TENANT = "chaos"
 BASE = f"/t/{TENANT}/audio-chatroom"
 WS_URL = URL.replace("http://", "ws://") + f"/t/{TENANT}/im/ws"
 RECEIVERS = 6
+VENDOR_TENANT = "chaos-im"     # ops/chaos-netease-tenant.toml: NetEase at the fake below
+VENDOR_PORT = 55410
 
 
 def log(message):
@@ -63,10 +67,10 @@ def as_postgres(*command, quiet=False):
     return subprocess.run(prefix + env + list(command), capture_output=True, text=True, timeout=120)
 
 
-def post(path, body=""):
+def post(path, body="", base=BASE):
     """(ok, data): ok is a 200 whose JSON code is 200; anything else failed
     (data then says why)."""
-    request = urllib.request.Request(URL + BASE + path, data=body.encode(), method="POST",
+    request = urllib.request.Request(URL + base + path, data=body.encode(), method="POST",
                                      headers={"Content-Type": "application/x-www-form-urlencoded;charset=utf-8"})
     try:
         with urllib.request.urlopen(request, timeout=15) as response:
@@ -406,6 +410,122 @@ def due_rooms(count, goal):
     return row
 
 
+def vendor_down(down_s, goal):
+    """The chaos-im tenant's IM vendor (a fake NetEase) answers 503 for half
+    of `down_s`, then hangs for the other half, while that tenant's hosts
+    move seats and dissolve rooms (side effects through the outbox) and the
+    chaos tenant's load runs on the local IM. Every side effect must arrive
+    once after the vendor recovers; nothing else may fail."""
+    name = f"IM vendor down {down_s} s (503, then hanging)"
+    log(f"{name}: starting")
+    with open(os.path.join(CLUSTER, "netease-secret")) as f:
+        fake = FakeNetEase(VENDOR_PORT, "chaos-netease", f.read().strip()).start()
+    base = f"/t/{VENDOR_TENANT}/audio-chatroom"
+    try:
+        hosts = []
+        for _ in range(40):  # made while the vendor is up: accounts and chatrooms are the vendor's
+            ok, user = post("/user/get", base=base)
+            ok2, room = post("/room/create", f"sid={user['sid']}&roomName=vendor", base=base) if ok else (False, None)
+            if not (ok and ok2):
+                raise RuntimeError(f"could not set up the vendor tenant: {user if not ok else room}")
+            hosts.append((user["sid"], room["roomId"]))
+        record, vendor_record, stop = Record(), Record(), threading.Event()
+        im_room, im_owner, chatroom, clients = im_setup()
+        im_started = threading.Event()
+        im_thread = threading.Thread(target=run_im, args=(clients, stop, im_started), daemon=True)
+        im_thread.start()
+        im_started.wait()
+        local = [threading.Thread(target=http_worker, args=(record, stop), daemon=True) for _ in range(3)]
+        # Seat moves and dissolves need no vendor call while answering: they must all succeed.
+        pending = list(hosts)
+        pace = (down_s + 6) / len(hosts)
+
+        def vendor_worker():
+            while pending and not stop.is_set():
+                try:
+                    sid, room_id = pending.pop()
+                except IndexError:
+                    return
+                for path, body in ((f"/mic/close", f"sid={sid}&roomId={room_id}&index=1"),
+                                   (f"/mic/open", f"sid={sid}&roomId={room_id}&index=1"),
+                                   ("/room/dissolve", f"sid={sid}&roomId={room_id}")):
+                    ok, answer = post(path, body, base=base)
+                    vendor_record.request(ok, answer)
+                    if path == "/room/dissolve" and ok:
+                        with vendor_record.lock:
+                            vendor_record.dissolved.add(room_id)
+                time.sleep(pace)
+
+        # Calls that need the vendor while answering (a new account) must fail fast and clearly.
+        probes = []
+
+        def probe():
+            while not stop.is_set():
+                started = time.time()
+                ok, answer = post("/user/get", base=base)
+                probes.append((started, time.time() - started, ok, answer))
+                time.sleep(0.5)
+
+        workers = local + [threading.Thread(target=vendor_worker, daemon=True), threading.Thread(target=probe, daemon=True)]
+        for thread in workers:
+            thread.start()
+        time.sleep(3)
+        injected = time.time()
+        fake.set_mode("unavailable")
+        time.sleep(down_s / 2)
+        fake.set_mode("hang")
+        time.sleep(down_s / 2)
+        fake.set_mode("normal")
+        restored = time.time()
+        time.sleep(6)
+        stop.set()
+        for thread in workers:
+            thread.join(timeout=30)
+        im_thread.join(timeout=30)
+
+        rooms = [room_id for _, room_id in hosts]
+        ids = ",".join(str(r) for r in rooms)
+        deadline, drained = time.time() + 120, None
+        while time.time() < deadline:
+            left = sql_retrying(f"SELECT count(*) FROM outbox WHERE tenant_id = '{VENDOR_TENANT}' AND room_id IN ({ids}) AND status = 'pending'")
+            if left == "0":
+                drained = time.time()
+                break
+            time.sleep(0.25)
+        recovery = (drained or time.time()) - restored
+        outbox_lost = int(sql_retrying(f"SELECT count(*) FROM outbox WHERE tenant_id = '{VENDOR_TENANT}' AND room_id IN ({ids}) AND status <> 'delivered'"))
+        entries = int(sql_retrying(f"SELECT count(*) FROM outbox WHERE tenant_id = '{VENDOR_TENANT}' AND room_id IN ({ids})"))
+        not_closed = int(sql_retrying(f"SELECT count(*) FROM rooms WHERE tenant_id = '{VENDOR_TENANT}' AND room_id IN ({ids}) AND state <> 'closed'"))
+        still_open = [r for r in rooms if str(r) in fake.open]
+        down = [p for p in probes if injected <= p[0] <= restored - 1.5]
+        slowest = max((p[1] for p in down), default=0.0)
+        refused_clearly = all(not ok and "IM service" in str(answer) for _, _, ok, answer in down)
+        log(f"  vendor: {fake.refused} calls refused or left hanging, {len(fake.applied)} applied, "
+            f"{fake.duplicates()} applied twice, {len(fake.rejected)} failed its checks {fake.rejected[:3]}")
+        log(f"  outbox: {entries} entries for {len(rooms)} rooms, drained {recovery:.1f} s after the vendor came back")
+        log(f"  new accounts while down: {len(down)} asked, all refused clearly: {refused_clearly}, slowest answer {slowest:.1f} s")
+        if still_open:
+            log(f"  chatrooms still open at the vendor: {still_open[:5]}")
+        local_row = count(f"{name}, the local-IM tenant's load", record, injected, clients, chatroom, im_room, im_owner, goal)
+        failed = local_row["failed"] + sum(1 for _, ok in vendor_record.requests if not ok)
+        for at, why in vendor_record.failures[-6:]:
+            log(f"  vendor tenant failed at +{at - injected:.1f} s: {why}")
+        row = dict(local_row)
+        row.update({
+            "requests": local_row["requests"] + len(vendor_record.requests), "failed": failed, "recovery_s": round(recovery, 1),
+            "rooms_lost": local_row["rooms_lost"] + not_closed + len(still_open),
+            "outbox_lost": local_row["outbox_lost"] + outbox_lost,
+            "outbox_twice": local_row["outbox_twice"] + fake.duplicates(),
+        })
+        row["met"] = (local_row["met"] and failed == 0 and drained is not None and recovery < goal and outbox_lost == 0
+                      and not still_open and not_closed == 0 and fake.duplicates() == 0 and not fake.rejected
+                      and refused_clearly and slowest < 3)
+        log(f"{name}: {row}")
+        return row
+    finally:
+        fake.stop()
+
+
 COLUMNS = [("fault", 44), ("requests", 8), ("failed", 6), ("recovery_s", 10), ("rooms_lost", 10), ("closed_twice", 12),
            ("outbox_lost", 11), ("outbox_twice", 12), ("im_committed", 12), ("im_lost", 7), ("im_twice", 8),
            ("ws_dropped", 10), ("ws_back", 7), ("goal_s", 6), ("met", 5)]
@@ -424,24 +544,30 @@ def main():
     parser.add_argument("--short", action="store_true", help="one instance kill and one PostgreSQL restart (the test command's run)")
     parser.add_argument("--workers", type=int, default=6)
     parser.add_argument("--due-rooms", type=int, default=10_000)
+    parser.add_argument("--vendor-down", type=int, default=60, help="seconds the IM vendor is down")
+    parser.add_argument("--only", help="run just the row whose fault starts with this (for working on one)")
     args = parser.parse_args()
-    faults = [
-        ("kill -9 of one instance", kill_instance, 8, 5),
-        ("PostgreSQL restarted (pg_ctl restart -m fast)", restart_postgres, 8, 5),
+    def loaded(name, inject, window, goal):
+        return name, lambda: under_load(name, inject, window, args.workers, goal)
+
+    runs = [
+        loaded("kill -9 of one instance", kill_instance, 8, 5),
+        loaded("PostgreSQL restarted (pg_ctl restart -m fast)", restart_postgres, 8, 5),
     ]
     if not args.short:
-        faults += [
-            ("failover (pg_autoctl perform failover)", perform_failover, 15, 30),
-            ("kill -9 of the primary's postmaster", kill_primary, 15, 30),
+        runs += [
+            loaded("failover (pg_autoctl perform failover)", perform_failover, 15, 30),
+            loaded("kill -9 of the primary's postmaster", kill_primary, 15, 30),
+            ("IM vendor down", lambda: vendor_down(args.vendor_down, 30)),
+            ("10000 rooms due", lambda: due_rooms(args.due_rooms, 60)),
         ]
+    if args.only:
+        runs = [run for run in runs if run[0].startswith(args.only)]
     rows = []
-    for name, inject, window, goal in faults:
+    for _, run in runs:
         if not wait_formation_healthy():
             log("the formation is not healthy before the next fault")
-        rows.append(under_load(name, inject, window, args.workers, goal))
-    if not args.short:
-        wait_formation_healthy()
-        rows.append(due_rooms(args.due_rooms, 60))
+        rows.append(run())
     print(table(rows))
     missed = [row["fault"] for row in rows if not row["met"]]
     if missed:
