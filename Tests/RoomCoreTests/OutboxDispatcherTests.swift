@@ -134,6 +134,34 @@ import Testing
         #expect(flaky.delivered.count == 3)
     }
 
+    /// #17: dispatchers on several instances share one outbox; each entry is
+    /// delivered by exactly one of them (the claim's row lock and lease decide).
+    @Test func dispatchersOnTwoInstancesDeliverEachEntryOnce() async throws {
+        let fixture = try await EngineFixture()
+        for index in 0..<30 {
+            let room = try await fixture.room(owner: "owner\(index)")
+            _ = try await fixture.engine.dissolve(room.id, by: .account("owner\(index)"), in: fixture.tenant, pluginID: nil)
+        }
+        let store = OutboxStore(database: fixture.database)
+        let pending = try await store.list(fixture.tenant.id, status: .pending, before: nil, limit: 1000)
+        let first = FlakyDeliverer(failures: 0, next: providers(fixture)), second = FlakyDeliverer(failures: 0, next: providers(fixture))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for deliverer in [first, second] {
+                group.addTask {
+                    var configuration = fixture.dispatcher(deliverer).configuration
+                    configuration.batchSize = 3  // small batches, so both keep claiming while the other delivers
+                    let dispatcher = OutboxDispatcher(store: store, deliverer: deliverer, clock: fixture.clock, configuration: configuration, logger: fixture.logger)
+                    while try await dispatcher.dispatchOnce() > 0 {}
+                }
+            }
+            try await group.waitForAll()
+        }
+        let ids = (first.delivered + second.delivered).map(\.id)
+        #expect(ids.count == pending.count && Set(ids) == Set(pending.map(\.id)), "every entry once: \(ids.count) deliveries of \(pending.count)")
+        #expect(!first.delivered.isEmpty && !second.delivered.isEmpty, "both took part: \(first.delivered.count) and \(second.delivered.count)")
+        #expect(try await store.list(fixture.tenant.id, status: .pending, before: nil, limit: 10).isEmpty)
+    }
+
     /// An entry being delivered is neither woken nor retried by an operator:
     /// either would let a second dispatcher deliver it again.
     @Test func anEntryInFlightIsNotMadeDueAgain() async throws {

@@ -89,6 +89,7 @@ public struct RetentionPurger: Service {
         }
         // The longest window a tenant may set is 31 days.
         deleted += try await delete("""
+            -- cross-tenant: retention purges every tenant, in batches
             DELETE FROM rate_windows WHERE ctid IN (
                 SELECT ctid FROM rate_windows WHERE window_start < \(now.addingTimeInterval(-32 * 86_400)) LIMIT \(batch))
             RETURNING 1

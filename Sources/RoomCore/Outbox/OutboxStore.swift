@@ -21,6 +21,7 @@ public struct OutboxStore: Sendable {
     /// only when no earlier entry of that room is still pending: per-room order.
     public func claimDue(now: Date, lease: TimeInterval, limit: Int, tenants scope: [TenantID]?) async throws -> [OutboxEntry] {
         let rows = try await database.query("""
+            -- cross-tenant: one dispatcher claims due entries of every tenant it serves
             WITH due AS (
                 SELECT o.tenant_id, o.outbox_id FROM outbox o
                 WHERE o.status = 'pending' AND o.next_attempt_at <= \(now)

@@ -32,6 +32,7 @@ public struct ProviderStateStore: Sendable {
             guard !fresh.isEmpty else { throw Replayed() }
             // Old receipts go in small batches, as callbacks arrive.
             try await connection.run("""
+                -- cross-tenant: retention purges every tenant, in batches
                 DELETE FROM provider_callback_receipts WHERE ctid IN (
                     SELECT ctid FROM provider_callback_receipts
                     WHERE received_at < \(now.addingTimeInterval(-Self.receiptRetention)) LIMIT 100)

@@ -66,6 +66,7 @@ extension RoomEngine {
 extension RoomWrites {
     func claimExpired(now: Date, limit: Int, tenants scope: [TenantID]?) async throws -> [Room] {
         try await RoomRows.all(connection.run("""
+            -- cross-tenant: the sweeper claims due rooms of every tenant it serves
             SELECT \(unescaped: RoomRows.columns) FROM rooms
             WHERE state = 'open' AND expires_at <= \(now)
               AND (\(scope)::text[] IS NULL OR tenant_id = ANY(\(scope)::text[]))
@@ -77,6 +78,7 @@ extension RoomWrites {
 
     func claimLapsed(now: Date, limit: Int, tenants scope: [TenantID]?) async throws -> [Room] {
         try await RoomRows.all(connection.run("""
+            -- cross-tenant: the sweeper claims lapsed reservations of every tenant it serves
             SELECT \(unescaped: RoomRows.columns) FROM rooms
             WHERE state = 'open' AND reserved_until IS NOT NULL AND reservation_claimed_at IS NULL
               AND reserved_until <= \(now)

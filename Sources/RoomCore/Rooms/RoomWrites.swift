@@ -119,6 +119,7 @@ struct RoomWrites {
     func close(_ rooms: [Room], reason: CloseReason, actor: Actor, now: Date) async throws {
         let detail = JSONValue.object(["reason": .string(reason.rawValue)]).jsonText
         try await connection.run("""
+            -- cross-tenant: a sweep closes its batch of rooms, of any tenants, in one statement
             WITH closed AS (
                 UPDATE rooms r SET state = 'closed', close_reason = \(reason.rawValue), closed_at = \(now), version = r.version + 1
                 FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
@@ -133,6 +134,7 @@ struct RoomWrites {
     func releaseReservations(_ rooms: [Room]) async throws {
         guard !rooms.isEmpty else { return }
         try await connection.run("""
+            -- cross-tenant: a sweep releases its batch of reservations, of any tenants, in one statement
             UPDATE rooms r SET reserved_for = NULL, reserved_until = NULL, reservation_claimed_at = NULL, version = r.version + 1
             FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
             WHERE r.tenant_id = u.t AND r.room_id = u.id
@@ -165,6 +167,7 @@ struct RoomWrites {
     func events(_ rooms: [Room], kind: String, actor: Actor, detail: [String: String], at: Date) async throws {
         guard !rooms.isEmpty else { return }
         try await connection.run("""
+            -- cross-tenant: a sweep records its batch's events, of any tenants, in one statement
             INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
             SELECT t, r, \(at), \(kind), \(actor.description), \(JSONValue.object(detail.mapValues(JSONValue.string)).jsonText)::jsonb
             FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, r)

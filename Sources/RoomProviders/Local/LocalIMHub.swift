@@ -196,6 +196,7 @@ public final class LocalIMHub: Service, Sendable {
         let live = sessions.withLock { Array($0.keys) }
         let now = clock.now()
         let refreshed = try await database.query("""
+            -- cross-tenant: an instance's heartbeat covers its own sockets, of every tenant
             UPDATE im_connections SET seen_at = \(now) WHERE instance_id = \(instanceID) AND connection_id = ANY(\(live))
             RETURNING connection_id
             """)
@@ -204,6 +205,7 @@ public final class LocalIMHub: Service, Sendable {
         let settled = ContinuousClock.now - settle
         end(.revoked) { !kept.contains($0) && $1.registeredAt < settled }
         try await database.query("""
+            -- cross-tenant: an instance forgets its own dead sockets, of every tenant
             DELETE FROM im_connections
             WHERE instance_id = \(instanceID) AND NOT (connection_id = ANY(\(live))) AND connected_at < \(now.addingTimeInterval(-10))
             """)
@@ -240,6 +242,7 @@ public final class LocalIMHub: Service, Sendable {
             }
         }
         let rows = try await database.query("""
+            -- cross-tenant: one hub replays the events of every tenant it serves after a LISTEN gap
             SELECT e.tenant_id, e.chatroom_id, e.event_id, e.kind, e.payload::text, (extract(epoch FROM e.at) * 1000)::bigint
             FROM (SELECT DISTINCT * FROM unnest(\(tenants)::text[], \(chatrooms)::text[]) AS r(tenant_id, chatroom_id)) r
             JOIN im_events e ON e.tenant_id = r.tenant_id AND e.chatroom_id = r.chatroom_id

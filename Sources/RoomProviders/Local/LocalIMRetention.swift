@@ -28,16 +28,16 @@ extension LocalIMProvider {
     @discardableResult
     public static func purge(_ database: Database, now: Date, retention: LocalIMRetention = .init(), tenants: [TenantID]? = nil) async throws -> Int {
         let statements: [(String, Date)] = [
-            ("DELETE FROM im_events WHERE ctid IN (SELECT ctid FROM im_events WHERE at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2)", now.addingTimeInterval(-retention.events)),
-            ("DELETE FROM im_notifications WHERE ctid IN (SELECT ctid FROM im_notifications WHERE delivered_at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2)",
+            ("DELETE FROM im_events WHERE ctid IN (SELECT ctid FROM im_events WHERE at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2) /* cross-tenant: retention purges every tenant, in batches */", now.addingTimeInterval(-retention.events)),
+            ("DELETE FROM im_notifications WHERE ctid IN (SELECT ctid FROM im_notifications WHERE delivered_at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2) /* cross-tenant: retention purges every tenant, in batches */",
              now.addingTimeInterval(-retention.deliveredNotifications)),
-            ("DELETE FROM im_notifications WHERE ctid IN (SELECT ctid FROM im_notifications WHERE delivered_at IS NULL AND store_offline AND created_at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2)",
+            ("DELETE FROM im_notifications WHERE ctid IN (SELECT ctid FROM im_notifications WHERE delivered_at IS NULL AND store_offline AND created_at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2) /* cross-tenant: retention purges every tenant, in batches */",
              now.addingTimeInterval(-retention.storedNotifications)),
-            ("DELETE FROM im_notifications WHERE ctid IN (SELECT ctid FROM im_notifications WHERE delivered_at IS NULL AND NOT store_offline AND created_at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2)",
+            ("DELETE FROM im_notifications WHERE ctid IN (SELECT ctid FROM im_notifications WHERE delivered_at IS NULL AND NOT store_offline AND created_at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2) /* cross-tenant: retention purges every tenant, in batches */",
              now.addingTimeInterval(-retention.liveNotifications)),
-            ("DELETE FROM im_connections WHERE ctid IN (SELECT ctid FROM im_connections WHERE seen_at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2)",
+            ("DELETE FROM im_connections WHERE ctid IN (SELECT ctid FROM im_connections WHERE seen_at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2) /* cross-tenant: retention purges every tenant, in batches */",
              now.addingTimeInterval(-retention.staleConnections)),
-            ("DELETE FROM im_accounts WHERE ctid IN (SELECT ctid FROM im_accounts WHERE coalesce(revoked_at, token_expires_at) < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2)",
+            ("DELETE FROM im_accounts WHERE ctid IN (SELECT ctid FROM im_accounts WHERE coalesce(revoked_at, token_expires_at) < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2) /* cross-tenant: retention purges every tenant, in batches */",
              now.addingTimeInterval(-retention.lapsedAccounts)),
         ]
         var deleted = 0

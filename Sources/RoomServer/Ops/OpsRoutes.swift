@@ -80,6 +80,7 @@ final class RoomGauges: Sendable {
     func refresh(services: RoomServices, registry: PrometheusCollectorRegistry) async throws {
         var rooms: [[String]: Int] = [:]
         let open = try await services.database.query("""
+            -- cross-tenant: /metrics counts the whole service
             SELECT plugin_id, count(*)::int FROM rooms WHERE state = 'open' GROUP BY plugin_id
             """)
         for (pluginID, count) in try open.decode((String, Int).self) {
@@ -87,6 +88,7 @@ final class RoomGauges: Sendable {
         }
         var outbox: [[String]: Int] = [["outbox", "pending"]: 0, ["outbox", "dead"]: 0]
         let undelivered = try await services.database.query("""
+            -- cross-tenant: /metrics counts the whole service
             SELECT status, count(*)::int FROM outbox WHERE status <> 'delivered' GROUP BY status
             """)
         for (status, count) in try undelivered.decode((String, Int).self) {
