@@ -517,7 +517,7 @@ def vendor_down(down_s, goal):
             log(f"  vendor tenant failed at +{at - injected:.1f} s: {why}")
         row = dict(local_row)
         row.update({
-            "requests": local_row["requests"] + len(vendor_record.requests), "failed": failed, "recovery_s": round(recovery, 1),
+            "fault": name, "requests": local_row["requests"] + len(vendor_record.requests), "failed": failed, "recovery_s": round(recovery, 1),
             "rooms_lost": local_row["rooms_lost"] + not_closed + len(still_open),
             "outbox_lost": local_row["outbox_lost"] + outbox_lost,
             "outbox_twice": local_row["outbox_twice"] + fake.duplicates(),

@@ -45,7 +45,8 @@ class FakeNetEase:
         self.refused = 0              # calls answered 503 or left hanging
         self.rejected = []            # calls that failed a check: a bug in the caller
         self.accounts, self.open, self.queues = set(), set(), {}
-        self.room_ids = itertools.count(80_000_001)
+        # Unique across runs, as NetEase's are: rooms of earlier runs keep their ids.
+        self.room_ids = itertools.count(int(time.time() * 100))
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
