@@ -51,50 +51,69 @@ public struct Database: Sendable {
     /// the pool to lend one. The pool itself would wait while PostgreSQL is
     /// restarting or failing over (it retries connecting for a minute before
     /// giving up), so without this bound requests would hang; with it they
-    /// fail in seconds with `DatabaseUnavailable`. Only the wait is bounded:
-    /// `body` runs as long as it needs (statement_timeout limits queries).
+    /// fail in seconds with `DatabaseUnavailable`. A lease still waiting when
+    /// the router moves to another primary is asked of the new one's pool
+    /// instead (`body` has not run). Only the wait is bounded: `body` runs as
+    /// long as it needs (statement_timeout limits queries).
     public func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        let client = client, seconds = leaseSeconds, leased = LeaseFlag()
+        let deadline = ContinuousClock.now + .milliseconds(Int(leaseSeconds * 1000))
         do {
-            return try await withoutActuallyEscaping(body) { body in
-                // The group ends before this function returns, so `body` never
-                // outlives it, and only the lending task calls it.
-                let work = UncheckedSendableBox(body)
-                return try await withThrowingTaskGroup(of: Result?.self) { group in
-                    group.addTask {
-                        while true {
-                            let lent: Result? = try await client.withConnection { connection in
-                                // PostgresNIO's pool can lend a connection whose channel
-                                // closed before the pool heard of it, and a query written
-                                // to a closed channel is dropped and its answer awaited
-                                // for ever (postgres-nio#487, since reverted): seen as a
-                                // request hanging through a PostgreSQL restart. Such a
-                                // connection is handed back and another one asked for.
-                                guard !connection.isClosed else { return nil }
-                                leased.set()
-                                return try await work.value(connection)
-                            }
-                            if leased.isSet { return lent }
-                            try await Task.sleep(for: .milliseconds(5))  // time for the pool to drop it
-                        }
-                    }
-                    group.addTask {
-                        try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-                        if leased.isSet { return nil }
-                        // Cancels the waiting lease, which the pool then forgets.
-                        throw DatabaseUnavailable(TimeoutError(operation: "leasing a database connection", seconds: seconds).description)
-                    }
-                    while let next = try await group.next() {
-                        if let result = next {
-                            group.cancelAll()
-                            return result
-                        }
-                    }
-                    throw CancellationError()
+            while true {
+                do {
+                    return try await withConnection(from: client, until: deadline, body)
+                } catch is Rerouted {
+                    continue
                 }
             }
         } catch {
             throw noticing(error)
+        }
+    }
+
+    private func withConnection<Result: Sendable>(
+        from client: PostgresClient, until deadline: ContinuousClock.Instant, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let seconds = leaseSeconds, leased = LeaseFlag(), router = router
+        return try await withoutActuallyEscaping(body) { body in
+            // The group ends before this function returns, so `body` never
+            // outlives it, and only the lending task calls it.
+            let work = UncheckedSendableBox(body)
+            return try await withThrowingTaskGroup(of: Result?.self) { group in
+                group.addTask {
+                    while true {
+                        let lent: Result? = try await client.withConnection { connection in
+                            // PostgresNIO's pool can lend a connection whose channel
+                            // closed before the pool heard of it, and a query written
+                            // to a closed channel is dropped and its answer awaited
+                            // for ever (postgres-nio#487, since reverted): seen as a
+                            // request hanging through a PostgreSQL restart. Such a
+                            // connection is handed back and another one asked for.
+                            guard !connection.isClosed else { return nil }
+                            leased.set()
+                            return try await work.value(connection)
+                        }
+                        if leased.isSet { return lent }
+                        try await Task.sleep(for: .milliseconds(5))  // time for the pool to drop it
+                    }
+                }
+                group.addTask {
+                    while ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(50))
+                        if leased.isSet { return nil }
+                        // Cancels the waiting lease, which the pool then forgets.
+                        if let router, router.client !== client { throw Rerouted() }
+                    }
+                    if leased.isSet { return nil }
+                    throw DatabaseUnavailable(TimeoutError(operation: "leasing a database connection", seconds: seconds).description)
+                }
+                while let next = try await group.next() {
+                    if let result = next {
+                        group.cancelAll()
+                        return result
+                    }
+                }
+                throw CancellationError()
+            }
         }
     }
 
@@ -156,6 +175,9 @@ struct UncheckedSendableBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// A lease was still waiting when the router moved to another primary.
+private struct Rerouted: Error {}
 
 /// Set once the pool has lent the connection: the lease timer then stands down.
 private final class LeaseFlag: Sendable {

@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// PostgresNIO's pool connects to one host, so there is a pool per host and
 /// every lease goes to the active one. The active host is checked once a
-/// second, and at once when a query fails as if the database were away, on
+/// second, at once when a query fails as if the database were away, and
+/// every 100 ms while no host accepts writes (a failover under way), on
 /// a connection of its own (a pool stuck on a dead host cannot tell): it must
 /// answer and say `transaction_read_only = off`. If not, the hosts are tried
 /// in the URL's order and the first that accepts writes becomes active.
@@ -51,11 +52,12 @@ public final class PrimaryRouter: Service, Sendable {
     }
 
     private func watch() async {
-        var sinceCheck = Duration.zero
+        var sinceCheck = Duration.zero, searching = false
         let tick = Duration.milliseconds(100)
         while !Task.isCancelled {
-            if sinceCheck >= checkInterval || suspected.exchange(false, ordering: .acquiringAndReleasing) {
-                await followPrimary()
+            // While no host accepts writes (a failover under way), every tick.
+            if searching || sinceCheck >= checkInterval || suspected.exchange(false, ordering: .acquiringAndReleasing) {
+                searching = !(await followPrimary())
                 sinceCheck = .zero
             }
             try? await Task.sleep(for: tick)
@@ -64,18 +66,20 @@ public final class PrimaryRouter: Service, Sendable {
     }
 
     /// Keeps the active host if it still accepts writes, else moves to the
-    /// first host in the URL's order that does.
-    public func followPrimary() async {
-        guard hosts.count > 1 else { return }
+    /// first host in the URL's order that does; false when none does.
+    @discardableResult
+    public func followPrimary() async -> Bool {
+        guard hosts.count > 1 else { return true }
         let current = active.load(ordering: .acquiring)
-        if await acceptsWrites(hosts[current]) == true { return }
+        if await acceptsWrites(hosts[current]) == true { return true }
         for index in hosts.indices where index != current {
             if await acceptsWrites(hosts[index]) == true {
                 active.store(index, ordering: .releasing)
                 logger.notice("following the primary", metadata: ["from": "\(hosts[current].name)", "to": "\(hosts[index].name)"])
-                return
+                return true
             }
         }
+        return false
     }
 
     /// nil when the host cannot be reached in time.
