@@ -15,6 +15,13 @@ struct AdminAPI: Sendable {
     var outbox: OutboxStore { OutboxStore(database: services.database) }
 
     func register(on router: Router<RoomRequestContext>) {
+        // The contract is public: a client generator or a validator needs no key.
+        router.get("admin/v1/openapi.json") { _, _ -> Response in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            headers[.cacheControl] = "public, max-age=300"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: AdminContract.json)))
+        }
         let admin = router.group("admin/v1")
             .add(middleware: AdminAuthMiddleware(operatorKeyDigest: operatorKeyDigest, tenants: tenants))
             .add(middleware: AdminInputMiddleware())

@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTypes
+import RoomCore
+import RoomTestSupport
+import Testing
+
+/// #18, item 1: the admin API's OpenAPI contract cannot drift from the code.
+/// Every admin route is in the document and every operation in the document
+/// is answered, with a status the document lists for it; every problem code
+/// the admin API can send is in the document's list, and nothing else is.
+@Suite struct AdminContractTests {
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources")
+
+    @Test func theDocumentAndTheRouterAgreeBothWays() async throws {
+        let fixture = try await ServerFixture()
+        let routed = Set(try fixture.server().buildRouter().routes.compactMap { route -> String? in
+            let path = route.path.description
+            return path.hasPrefix("/admin/v1") ? "\(route.method.rawValue.lowercased()) \(path)" : nil
+        })
+        #expect(routed.count >= 14, "the router's admin routes were read: \(routed.sorted())")
+        try await fixture.live { http in
+            let served = try await http.get("/admin/v1/openapi.json")
+            #expect(served.status == .ok && served.headers[.contentType] == "application/json", "served without a key")
+            let document = served.json
+            #expect(document["openapi"]?.string == "3.1.0")
+            guard case .object(let paths)? = document["paths"] else { Issue.record("no paths"); return }
+            var operations: [(method: String, path: String, responses: Set<String>)] = []
+            for (path, item) in paths {
+                guard case .object(let methods) = item else { continue }
+                for (method, operation) in methods {
+                    guard case .object(let responses)? = operation["responses"] else { Issue.record("\(method) \(path): no responses"); continue }
+                    operations.append((method, path, Set(responses.keys)))
+                }
+            }
+            let documented = Set(operations.map { "\($0.method) \($0.path)" })
+            #expect(documented == routed, "only in the router: \(routed.subtracting(documented).sorted()); only in the document: \(documented.subtracting(routed).sorted())")
+
+            // Each operation called for real, with the operator key and real ids.
+            let tenant = fixture.id(0)
+            let created = try await http.post("/admin/v1/tenants/\(tenant)/rooms", key: fixture.operatorKey, json: #"{"plugin":"test-rooms","name":"contract","owner":"o"}"#)
+            let room = try #require(created.json["id"]?.int64)
+            let bodies = ["/admin/v1/tenants/{tenant}/rooms": #"{"plugin":"test-rooms","name":"contract 2","owner":"p"}"#,
+                          "/admin/v1/tenants/{tenant}/rooms/{room}/extend": #"{"ttlSeconds":60}"#]
+            // The dissolve last, so the other calls meet an open room.
+            for operation in operations.sorted(by: { ($0.path.hasSuffix("dissolve") ? 1 : 0, $0.path) < ($1.path.hasSuffix("dissolve") ? 1 : 0, $1.path) }) {
+                let uri = operation.path.replacingOccurrences(of: "{tenant}", with: tenant).replacingOccurrences(of: "{room}", with: "\(room)")
+                    .replacingOccurrences(of: "{entry}", with: "1").replacingOccurrences(of: "{accid}", with: "o")
+                let method = try #require(HTTPRequest.Method(operation.method.uppercased()))
+                let answer = try await http.request(method, uri, key: fixture.operatorKey,
+                                                    json: operation.method == "post" ? (bodies[operation.path] ?? "{}") : nil)
+                #expect(operation.responses.contains(String(answer.status.code)),
+                        "\(operation.method) \(operation.path) answered \(answer.status.code), which the document does not list: \(answer.text.prefix(200))")
+                #expect(answer.status.code < 500, "\(operation.method) \(operation.path): \(answer.text.prefix(200))")
+            }
+        }
+    }
+
+    @Test func everyProblemCodeTheAdminAPISendsIsDocumented() async throws {
+        let fixture = try await ServerFixture()
+        let document = try await fixture.live { http -> JSONValue in try await http.get("/admin/v1/openapi.json").json }
+        guard case .array(let listed)? = document["components"]?["schemas"]?["Problem"]?["properties"]?["code"]?["enum"] else {
+            Issue.record("the Problem schema lists no codes"); return
+        }
+        let documented = Set(listed.compactMap(\.string))
+        // The codes admin routes can send: theirs, the shared HTTP layer's, and the engine's refusals.
+        let literal = try Regex(#"code: "([a-z_]+)""#)
+        var sent: Set<String> = []
+        for folder in ["RoomServer/Admin", "RoomServer/HTTP"] {
+            let files = FileManager.default.enumerator(at: Self.sources.appendingPathComponent(folder), includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && $0.lastPathComponent != "AdminContract.swift" } ?? []
+            for file in files {
+                for match in try String(contentsOf: file, encoding: .utf8).matches(of: literal) { sent.insert(String(match.output[1].substring!)) }
+            }
+        }
+        let engine = try String(contentsOf: Self.sources.appendingPathComponent("RoomCore/Rooms/RoomError.swift"), encoding: .utf8)
+        let codeSwitch = try #require(engine.range(of: "public var code: String"))
+        for match in engine[codeSwitch.upperBound...].matches(of: try Regex(#"case \.\w+: "([a-z_]+)""#)) { sent.insert(String(match.output[1].substring!)) }
+        #expect(sent.count >= 20, "the codes were read: \(sent.sorted())")
+        // Hummingbird's own refusals (a wrong method, a body that is not JSON) arrive as http_<status>.
+        let undocumented = sent.subtracting(documented), unsent = documented.subtracting(sent).filter { !$0.hasPrefix("http_") }
+        #expect(undocumented.isEmpty, "sent but not in the document: \(undocumented.sorted())")
+        #expect(unsent.isEmpty, "in the document but never sent: \(unsent.sorted())")
+    }
+}
