@@ -56,6 +56,21 @@ import Testing
         }
     }
 
+    /// A method an admin path does not take is 405 with `Allow` listing the
+    /// ones it does (the most specific route's: `tenants/reload` is not `tenants/:tenant`).
+    @Test func anUndocumentedMethodIs405WithAllow() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.live { http in
+            for (method, path, allow) in [(HTTPRequest.Method.delete, "/admin/v1/tenants", "GET"), (.options, "/admin/v1/tenants/reload", "POST"),
+                                          (.put, "/admin/v1/tenants/\(fixture.id(0))/rooms", "GET, POST")] {
+                let answer = try await http.request(method, path, key: fixture.operatorKey)
+                #expect(answer.status == .methodNotAllowed && answer.headers[.allow] == allow && answer.json["code"]?.string == "method_not_allowed",
+                        "\(method) \(path): \(answer.status) \(answer.headers[.allow] ?? "-")")
+            }
+            #expect(try await http.get("/admin/v1/nothing-here", key: fixture.operatorKey).status == .notFound, "an unknown path is still 404")
+        }
+    }
+
     @Test func everyProblemCodeTheAdminAPISendsIsDocumented() async throws {
         let fixture = try await ServerFixture()
         let document = try await fixture.live { http -> JSONValue in try await http.get("/admin/v1/openapi.json").json }

@@ -956,6 +956,7 @@ enum AdminContract {
               "invalid_options",
               "rate_limited",
               "plugin_refused",
+              "method_not_allowed",
               "already_delivered",
               "delivery_in_progress",
               "invalid_tenants",

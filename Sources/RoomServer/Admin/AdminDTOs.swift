@@ -126,4 +126,14 @@ struct OutboxDTO: ResponseEncodable {
 struct Page<Item: Encodable>: ResponseEncodable {
     let items: [Item]
     let nextCursor: String?
+
+    /// `nextCursor` is always there, null on the last page (the contract
+    /// requires it; synthesized coding would leave it out).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)
+    }
+
+    private enum CodingKeys: String, CodingKey { case items, nextCursor }
 }

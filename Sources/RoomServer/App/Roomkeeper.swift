@@ -75,13 +75,16 @@ public struct Roomkeeper: Sendable {
 
     public func buildRouter() throws -> Router<RoomRequestContext> {
         let router = Router(context: RoomRequestContext.self)
+        let table = RouteTable()
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: MethodNotAllowedMiddleware(table: table))
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry).register(on: router)
         AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex),
                  reloadBroadcast: reloadBroadcast).register(on: router)
         ProviderCallbackRoutes(services: services).register(on: router)
         ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies)).register(on: router)
+        table.fill(router)
         return router
     }
 
