@@ -198,3 +198,12 @@ class FakeNetEase:
         request.send_header("Content-Length", str(len(data)))
         request.end_headers()
         request.wfile.write(data)
+
+
+if __name__ == "__main__":
+    # ops/test runs it while schemathesis works, so the chaos-im tenant's vendor is up:
+    #   ops/python ops/fake_netease.py PORT SECRET_FILE
+    import sys
+    with open(sys.argv[2]) as f:
+        fake = FakeNetEase(int(sys.argv[1]), "chaos-netease", f.read().strip())
+    fake.server.serve_forever()

@@ -25,6 +25,13 @@ import Testing
                     #expect(ContinuousClock.now - started < .seconds(2.5), "\(mode): bounded by the tenant's 1 s timeout")
                 }
 
+                // The admin API says the vendor is away (schemathesis met a 500 here).
+                fake.vendor.mode = .unavailable
+                let created = try await http.post("/admin/v1/tenants/\(fixture.id(0))/rooms", key: fixture.operatorKey,
+                                                  json: #"{"plugin":"audio-chatroom","name":"Admin storm","owner":"admin-owner"}"#)
+                #expect(created.status == .serviceUnavailable && created.json["code"]?.string == "provider_unavailable"
+                        && created.headers[.retryAfter] == "5", "\(created.status) \(created.text)")
+
                 // Side effects queued during the outage: a seat's queue element, then the close.
                 #expect(try await http.form("\(base)/mic/apply", "sid=\(guest)&roomId=\(roomID)&index=2")["code"] == .number(200))
                 #expect(try await http.form("\(base)/room/dissolve", "sid=\(host)&roomId=\(roomID)")["code"] == .number(200))

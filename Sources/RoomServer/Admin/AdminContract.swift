@@ -357,6 +357,9 @@ enum AdminContract {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "502": {
+            "$ref": "#/components/responses/BadGateway"
           }
         },
         "parameters": [
@@ -897,8 +900,18 @@ enum AdminContract {
           }
         }
       },
+      "BadGateway": {
+        "description": "`provider_refused`: the IM or media vendor the request needed refused it",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
       "Unavailable": {
-        "description": "`database_unavailable`: try again after `Retry-After` seconds",
+        "description": "`database_unavailable`, or `provider_unavailable` (the IM or media vendor did not answer): nothing was done; try again after `Retry-After` seconds",
         "content": {
           "application/problem+json": {
             "schema": {
@@ -960,6 +973,8 @@ enum AdminContract {
               "already_delivered",
               "delivery_in_progress",
               "invalid_tenants",
+              "provider_unavailable",
+              "provider_refused",
               "database_unavailable",
               "internal",
               "http_405",

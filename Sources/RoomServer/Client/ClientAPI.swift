@@ -68,9 +68,10 @@ struct ClientAPI: Sendable {
         } catch where DatabaseUnavailable.matches(error) {
             logger.warning("database unavailable", metadata: ["error": "\(LoggableError.describe(error))"])
             return WireEnvelope.failure(style, WireEnvelope.unavailable(style))
-        } catch let error as IMError {
-            logger.warning("IM provider call failed", metadata: ["error": "\(error)"])
-            return WireEnvelope.failure(style, WireEnvelope.providerError(style))
+        } catch let error where ProviderFailure(error) != nil {
+            let failure = ProviderFailure(error)!
+            logger.warning("\(failure.service) provider call failed", metadata: ["error": "\(error)"])
+            return WireEnvelope.failure(style, WireEnvelope.providerError(style, service: failure.service))
         } catch {
             logger.error("client route failed", metadata: ["path": "\(plugin.routeSignatures[route].path)", "error": "\(LoggableError.describe(error))"])
             return WireEnvelope.failure(style, WireEnvelope.internalError(style))

@@ -53,8 +53,9 @@ enum WireEnvelope {
         }
     }
 
-    static func providerError(_ style: WireStyle) -> ClientError {
-        ClientError(code: style == .netease ? 800 : 4, message: "the IM service did not answer; try again")
+    /// An IM or media vendor the request needed failed: nothing was done.
+    static func providerError(_ style: WireStyle, service: String = "IM") -> ClientError {
+        ClientError(code: style == .netease ? 800 : 4, message: "the \(service) service did not answer; try again")
     }
 
     /// PostgreSQL is restarting or failing over: nothing was done; try again.

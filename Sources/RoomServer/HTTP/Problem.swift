@@ -88,6 +88,13 @@ struct ProblemMiddleware: RouterMiddleware {
             return try Problem(error.status, code: code, detail: error.body ?? error.status.reasonPhrase).response(from: request, context: context)
         } catch let error as HTTPResponseError {
             return try error.response(from: request, context: context)
+        } catch let error where ProviderFailure(error) != nil {
+            // A vendor the request needed did not answer (503, retry) or refused (502).
+            let failure = ProviderFailure(error)!
+            context.logger.warning("provider call failed", metadata: ["error": "\(failure.error)", "path": "\(request.uri.path)"])
+            var response = try failure.problem.response(from: request, context: context)
+            if failure.transient { response.headers[.retryAfter] = "5" }
+            return response
         } catch where DatabaseUnavailable.matches(error) {
             context.logger.warning("database unavailable", metadata: ["error": "\(LoggableError.describe(error))", "path": "\(request.uri.path)"])
             var response = try Problem(.serviceUnavailable, code: "database_unavailable", detail: "the database is unavailable for a moment; try again")
