@@ -162,6 +162,16 @@ import Testing
         #expect(try await store.list(fixture.tenant.id, status: .pending, before: nil, limit: 10).isEmpty)
     }
 
+    /// A vendor down for hours still gets its effects: the default policy
+    /// gives up only after about a day of backoffs (jitter included).
+    @Test func theDefaultPolicyKeepsTryingForAboutADay() async throws {
+        let fixture = try await EngineFixture()
+        let attempts = OutboxDispatcher.Configuration().maxAttempts
+        let dispatcher = fixture.dispatcher(FlakyDeliverer(failures: 0, next: providers(fixture)), maxAttempts: attempts)
+        let waited = (1..<attempts).reduce(0.0) { $0 + dispatcher.backoff(afterAttempt: $1) }
+        #expect(waited >= 20 * 3_600 && waited <= 26 * 3_600, "\(attempts) attempts span \(waited / 3_600) h")
+    }
+
     /// An entry being delivered is neither woken nor retried by an operator:
     /// either would let a second dispatcher deliver it again.
     @Test func anEntryInFlightIsNotMadeDueAgain() async throws {

@@ -12,7 +12,10 @@ public struct OutboxDispatcher: Service {
     public struct Configuration: Sendable {
         public var pollInterval: Duration = .milliseconds(250)
         public var batchSize = 100
-        public var maxAttempts = 8
+        /// With the 5-minute cap, 300 attempts span about 24 hours: a vendor
+        /// down for an afternoon still gets every effect when it is back (8,
+        /// before, gave up after about 2 minutes of outage).
+        public var maxAttempts = 300
         public var baseBackoff: TimeInterval = 1
         public var maxBackoff: TimeInterval = 300
         /// Longest one delivery may take; the lease is a little longer.
