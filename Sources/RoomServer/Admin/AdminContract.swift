@@ -11,41 +11,16 @@ enum AdminContract {
     "version": "1.0.0",
     "description": "The operator's and tenant admins' API of Roomkeeper. JSON in and out; every error is an RFC 9457 problem (`application/problem+json`) with a stable `code` and, for bad input, the `field` it names. Keys go in `Authorization: Bearer`: the operator key reaches every tenant, a tenant admin key only its own tenant. Lists are pages, newest first: pass `nextCursor` back as `cursor`."
   },
-  "servers": [
-    {
-      "url": "/"
-    }
-  ],
-  "security": [
-    {
-      "bearer": []
-    }
-  ],
-  "tags": [
-    {
-      "name": "admin"
-    }
-  ],
+  "servers": [{"url": "/"}],
+  "security": [{"bearer": []}],
+  "tags": [{"name": "admin"}],
   "paths": {
     "/admin/v1/openapi.json": {
       "get": {
         "operationId": "getContract",
         "summary": "This document",
-        "tags": [
-          "admin"
-        ],
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "type": "object"
-                }
-              }
-            }
-          }
-        },
+        "tags": ["admin"],
+        "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}},
         "security": []
       }
     },
@@ -53,46 +28,14 @@ enum AdminContract {
       "get": {
         "operationId": "listTenants",
         "summary": "The tenants this key reaches",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "type": "object",
-                  "required": [
-                    "items",
-                    "nextCursor"
-                  ],
-                  "additionalProperties": false,
-                  "properties": {
-                    "items": {
-                      "type": "array",
-                      "items": {
-                        "$ref": "#/components/schemas/Tenant"
-                      }
-                    },
-                    "nextCursor": {
-                      "type": [
-                        "string",
-                        "null"
-                      ],
-                      "description": "Pass as `cursor` for the next page; null on the last page."
-                    }
-                  }
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TenantPage"}}}
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
         }
       }
     },
@@ -100,32 +43,16 @@ enum AdminContract {
       "post": {
         "operationId": "reloadTenants",
         "summary": "Re-read the tenant files, on every instance",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Reload"
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Reload"}}}
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "422": {
-            "$ref": "#/components/responses/Unprocessable"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "422": {"$ref": "#/components/responses/Unprocessable"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
         },
         "description": "Operator key only. An invalid set is refused with 422 `invalid_tenants` listing every issue; the previous tenants stay in force."
       }
@@ -134,46 +61,14 @@ enum AdminContract {
       "get": {
         "operationId": "listPlugins",
         "summary": "The scenario plugins this server hosts",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "type": "object",
-                  "required": [
-                    "items",
-                    "nextCursor"
-                  ],
-                  "additionalProperties": false,
-                  "properties": {
-                    "items": {
-                      "type": "array",
-                      "items": {
-                        "$ref": "#/components/schemas/Plugin"
-                      }
-                    },
-                    "nextCursor": {
-                      "type": [
-                        "string",
-                        "null"
-                      ],
-                      "description": "Pass as `cursor` for the next page; null on the last page."
-                    }
-                  }
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PluginPage"}}}
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
         }
       }
     },
@@ -181,201 +76,71 @@ enum AdminContract {
       "get": {
         "operationId": "getTenant",
         "summary": "One tenant: its providers and plugins",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Tenant"
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Tenant"}}}
           },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          }
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
         },
-        "parameters": [
-          {
-            "$ref": "#/components/parameters/tenant"
-          }
-        ]
+        "parameters": [{"$ref": "#/components/parameters/tenant"}]
       }
     },
     "/admin/v1/tenants/{tenant}/rooms": {
       "get": {
         "operationId": "listRooms",
         "summary": "A tenant's rooms, newest first",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "type": "object",
-                  "required": [
-                    "items",
-                    "nextCursor"
-                  ],
-                  "additionalProperties": false,
-                  "properties": {
-                    "items": {
-                      "type": "array",
-                      "items": {
-                        "$ref": "#/components/schemas/Room"
-                      }
-                    },
-                    "nextCursor": {
-                      "type": [
-                        "string",
-                        "null"
-                      ],
-                      "description": "Pass as `cursor` for the next page; null on the last page."
-                    }
-                  }
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RoomPage"}}}
           },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          }
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
         },
         "parameters": [
-          {
-            "$ref": "#/components/parameters/tenant"
-          },
-          {
-            "name": "state",
-            "in": "query",
-            "schema": {
-              "type": "string",
-              "enum": [
-                "open",
-                "closed"
-              ]
-            }
-          },
-          {
-            "name": "plugin",
-            "in": "query",
-            "schema": {
-              "type": "string",
-              "maxLength": 64
-            }
-          },
-          {
-            "$ref": "#/components/parameters/limit"
-          },
-          {
-            "$ref": "#/components/parameters/cursor"
-          }
+          {"$ref": "#/components/parameters/tenant"},
+          {"name": "state", "in": "query", "schema": {"type": "string", "enum": ["open", "closed"]}},
+          {"name": "plugin", "in": "query", "schema": {"type": "string", "maxLength": 64}},
+          {"$ref": "#/components/parameters/limit"},
+          {"$ref": "#/components/parameters/cursor"}
         ]
       },
       "post": {
         "operationId": "createRoom",
         "summary": "Create a room",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "201": {
             "description": "Created",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Room"
-                }
-              }
-            },
-            "headers": {
-              "Location": {
-                "schema": {
-                  "type": "string"
-                },
-                "description": "The new room's URL"
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Room"}}},
+            "headers": {"Location": {"schema": {"type": "string"}, "description": "The new room's URL"}}
           },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "413": {
-            "$ref": "#/components/responses/TooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "422": {
-            "$ref": "#/components/responses/Unprocessable"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "502": {
-            "$ref": "#/components/responses/BadGateway"
-          }
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "413": {"$ref": "#/components/responses/TooLarge"},
+          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
+          "422": {"$ref": "#/components/responses/Unprocessable"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "502": {"$ref": "#/components/responses/BadGateway"}
         },
-        "parameters": [
-          {
-            "$ref": "#/components/parameters/tenant"
-          }
-        ],
+        "parameters": [{"$ref": "#/components/parameters/tenant"}],
         "requestBody": {
           "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/CreateRoom"
-              }
-            }
-          }
+          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateRoom"}}}
         }
       }
     },
@@ -383,153 +148,64 @@ enum AdminContract {
       "get": {
         "operationId": "getRoom",
         "summary": "One room with its members and event timeline",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/RoomDetail"
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RoomDetail"}}}
           },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          }
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
         },
-        "parameters": [
-          {
-            "$ref": "#/components/parameters/tenant"
-          },
-          {
-            "$ref": "#/components/parameters/room"
-          }
-        ]
+        "parameters": [{"$ref": "#/components/parameters/tenant"}, {"$ref": "#/components/parameters/room"}]
       }
     },
     "/admin/v1/tenants/{tenant}/rooms/{room}/dissolve": {
       "post": {
         "operationId": "dissolveRoom",
         "summary": "Close a room now (reason `dissolved`)",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Room"
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Room"}}}
           },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          }
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"}
         },
-        "parameters": [
-          {
-            "$ref": "#/components/parameters/tenant"
-          },
-          {
-            "$ref": "#/components/parameters/room"
-          }
-        ]
+        "parameters": [{"$ref": "#/components/parameters/tenant"}, {"$ref": "#/components/parameters/room"}]
       }
     },
     "/admin/v1/tenants/{tenant}/rooms/{room}/extend": {
       "post": {
         "operationId": "extendRoom",
         "summary": "Move an open room's expiry later",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Room"
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Room"}}}
           },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "413": {
-            "$ref": "#/components/responses/TooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          }
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "413": {"$ref": "#/components/responses/TooLarge"},
+          "415": {"$ref": "#/components/responses/UnsupportedMediaType"}
         },
-        "parameters": [
-          {
-            "$ref": "#/components/parameters/tenant"
-          },
-          {
-            "$ref": "#/components/parameters/room"
-          }
-        ],
+        "parameters": [{"$ref": "#/components/parameters/tenant"}, {"$ref": "#/components/parameters/room"}],
         "requestBody": {
           "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/Extend"
-              }
-            }
-          }
+          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Extend"}}}
         }
       }
     },
@@ -537,78 +213,23 @@ enum AdminContract {
       "get": {
         "operationId": "listOutbox",
         "summary": "A tenant's outbox entries (side effects for IM and media vendors), newest first",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "type": "object",
-                  "required": [
-                    "items",
-                    "nextCursor"
-                  ],
-                  "additionalProperties": false,
-                  "properties": {
-                    "items": {
-                      "type": "array",
-                      "items": {
-                        "$ref": "#/components/schemas/OutboxEntry"
-                      }
-                    },
-                    "nextCursor": {
-                      "type": [
-                        "string",
-                        "null"
-                      ],
-                      "description": "Pass as `cursor` for the next page; null on the last page."
-                    }
-                  }
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OutboxEntryPage"}}}
           },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          }
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
         },
         "parameters": [
-          {
-            "$ref": "#/components/parameters/tenant"
-          },
-          {
-            "name": "status",
-            "in": "query",
-            "schema": {
-              "type": "string",
-              "enum": [
-                "pending",
-                "delivered",
-                "dead"
-              ]
-            }
-          },
-          {
-            "$ref": "#/components/parameters/limit"
-          },
-          {
-            "$ref": "#/components/parameters/cursor"
-          }
+          {"$ref": "#/components/parameters/tenant"},
+          {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["pending", "delivered", "dead"]}},
+          {"$ref": "#/components/parameters/limit"},
+          {"$ref": "#/components/parameters/cursor"}
         ]
       }
     },
@@ -616,53 +237,27 @@ enum AdminContract {
       "post": {
         "operationId": "retryOutboxEntry",
         "summary": "Deliver a dead (or backing-off) entry again, with fresh attempts, now",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OutboxEntry"
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OutboxEntry"}}}
           },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          }
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"}
         },
         "description": "409 `already_delivered` for a delivered entry, 409 `delivery_in_progress` while an attempt is under way.",
         "parameters": [
-          {
-            "$ref": "#/components/parameters/tenant"
-          },
+          {"$ref": "#/components/parameters/tenant"},
           {
             "name": "entry",
             "in": "path",
             "required": true,
-            "schema": {
-              "type": "integer",
-              "format": "int64",
-              "minimum": 1
-            }
+            "schema": {"type": "integer", "format": "int64", "minimum": 1}
           }
         ]
       }
@@ -671,90 +266,44 @@ enum AdminContract {
       "get": {
         "operationId": "getStats",
         "summary": "Counts of a tenant's rooms by plugin and state, and of its outbox by status",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Stats"
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Stats"}}}
           },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          }
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
         },
-        "parameters": [
-          {
-            "$ref": "#/components/parameters/tenant"
-          }
-        ]
+        "parameters": [{"$ref": "#/components/parameters/tenant"}]
       }
     },
     "/admin/v1/tenants/{tenant}/accounts/{accid}/sessions/revoke": {
       "post": {
         "operationId": "revokeSessions",
         "summary": "End every session of an account now, and its IM tokens and sockets",
-        "tags": [
-          "admin"
-        ],
+        "tags": ["admin"],
         "responses": {
           "200": {
             "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Revoked"
-                }
-              }
-            }
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Revoked"}}}
           },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          }
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
         },
         "parameters": [
-          {
-            "$ref": "#/components/parameters/tenant"
-          },
+          {"$ref": "#/components/parameters/tenant"},
           {
             "name": "accid",
             "in": "path",
             "required": true,
-            "schema": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 128
-            }
+            "schema": {"type": "string", "minLength": 1, "maxLength": 128}
           }
         ]
       }
@@ -773,180 +322,81 @@ enum AdminContract {
         "name": "tenant",
         "in": "path",
         "required": true,
-        "schema": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 64
-        }
+        "schema": {"type": "string", "minLength": 1, "maxLength": 64}
       },
       "room": {
         "name": "room",
         "in": "path",
         "required": true,
-        "schema": {
-          "type": "integer",
-          "format": "int64",
-          "minimum": 1
-        }
+        "schema": {"type": "integer", "format": "int64", "minimum": 1}
       },
       "limit": {
         "name": "limit",
         "in": "query",
-        "schema": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 200,
-          "default": 50
-        }
+        "schema": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}
       },
       "cursor": {
         "name": "cursor",
         "in": "query",
         "description": "`nextCursor` of the previous page",
-        "schema": {
-          "type": "string",
-          "pattern": "^[0-9]{1,18}$"
-        }
+        "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}
       }
     },
     "responses": {
       "BadRequest": {
         "description": "Bad input: `invalid_parameter` (or another code) naming the `field`",
-        "content": {
-          "application/problem+json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "Unauthorized": {
         "description": "No key, or an unknown one: `unauthorized`",
-        "content": {
-          "application/problem+json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "Forbidden": {
         "description": "The key does not reach this tenant, or the operation is the operator's: `forbidden`",
-        "content": {
-          "application/problem+json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "NotFound": {
         "description": "`not_found`, `room_not_found`",
-        "content": {
-          "application/problem+json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "Conflict": {
         "description": "The room's state refuses it (`room_closed`, `room_full`, …), or `plugin_refused`, `already_delivered`, `delivery_in_progress`",
-        "content": {
-          "application/problem+json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "TooLarge": {
         "description": "`body_too_large`",
-        "content": {
-          "application/problem+json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "UnsupportedMediaType": {
         "description": "The body is not JSON",
-        "content": {
-          "application/problem+json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "Unprocessable": {
         "description": "`plugin_not_enabled`, `invalid_options`, `invalid_tenants`",
-        "content": {
-          "application/problem+json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "TooManyRequests": {
         "description": "`rate_limited`",
-        "content": {
-          "application/problem+json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "BadGateway": {
         "description": "`provider_refused`: the IM or media vendor the request needed refused it",
-        "content": {
-          "application/problem+json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "Unavailable": {
         "description": "`database_unavailable`, or `provider_unavailable` (the IM or media vendor did not answer): nothing was done; try again after `Retry-After` seconds",
-        "content": {
-          "application/problem+json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       }
     },
     "schemas": {
       "Problem": {
         "type": "object",
-        "required": [
-          "type",
-          "title",
-          "status",
-          "detail",
-          "code"
-        ],
+        "required": ["type", "title", "status", "detail", "code"],
         "properties": {
-          "type": {
-            "type": "string",
-            "format": "uri"
-          },
-          "title": {
-            "type": "string"
-          },
-          "status": {
-            "type": "integer",
-            "minimum": 400,
-            "maximum": 599
-          },
-          "detail": {
-            "type": "string"
-          },
+          "type": {"type": "string", "format": "uri"},
+          "title": {"type": "string"},
+          "status": {"type": "integer", "minimum": 400, "maximum": 599},
+          "detail": {"type": "string"},
           "code": {
             "type": "string",
             "enum": [
@@ -981,72 +431,32 @@ enum AdminContract {
               "http_415"
             ]
           },
-          "field": {
-            "type": "string"
-          },
-          "issues": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          }
+          "field": {"type": "string"},
+          "issues": {"type": "array", "items": {"type": "string"}}
         }
       },
       "Tenant": {
         "type": "object",
         "additionalProperties": false,
-        "required": [
-          "id",
-          "name",
-          "imProvider",
-          "liveProvider",
-          "intercomProvider",
-          "plugins"
-        ],
+        "required": ["id", "name", "imProvider", "liveProvider", "intercomProvider", "plugins"],
         "properties": {
-          "id": {
-            "type": "string"
-          },
-          "name": {
-            "type": "string"
-          },
-          "imProvider": {
-            "type": "string"
-          },
-          "liveProvider": {
-            "type": "string"
-          },
-          "intercomProvider": {
-            "type": "string"
-          },
+          "id": {"type": "string"},
+          "name": {"type": "string"},
+          "imProvider": {"type": "string"},
+          "liveProvider": {"type": "string"},
+          "intercomProvider": {"type": "string"},
           "plugins": {
             "type": "array",
             "items": {
               "type": "object",
               "additionalProperties": false,
-              "required": [
-                "id",
-                "wire",
-                "roomTTLSeconds",
-                "capacity",
-                "joinRequiresIM"
-              ],
+              "required": ["id", "wire", "roomTTLSeconds", "capacity", "joinRequiresIM"],
               "properties": {
-                "id": {
-                  "type": "string"
-                },
-                "wire": {
-                  "type": "string"
-                },
-                "roomTTLSeconds": {
-                  "type": "integer"
-                },
-                "capacity": {
-                  "type": "integer"
-                },
-                "joinRequiresIM": {
-                  "type": "boolean"
-                }
+                "id": {"type": "string"},
+                "wire": {"type": "string"},
+                "roomTTLSeconds": {"type": "integer"},
+                "capacity": {"type": "integer"},
+                "joinRequiresIM": {"type": "boolean"}
               }
             }
           }
@@ -1055,49 +465,20 @@ enum AdminContract {
       "Plugin": {
         "type": "object",
         "additionalProperties": false,
-        "required": [
-          "id",
-          "wire",
-          "defaultRoomTTLSeconds",
-          "defaultCapacity",
-          "routes"
-        ],
+        "required": ["id", "wire", "defaultRoomTTLSeconds", "defaultCapacity", "routes"],
         "properties": {
-          "id": {
-            "type": "string"
-          },
-          "wire": {
-            "type": "string"
-          },
-          "defaultRoomTTLSeconds": {
-            "type": "integer"
-          },
-          "defaultCapacity": {
-            "type": "integer"
-          },
-          "routes": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          }
+          "id": {"type": "string"},
+          "wire": {"type": "string"},
+          "defaultRoomTTLSeconds": {"type": "integer"},
+          "defaultCapacity": {"type": "integer"},
+          "routes": {"type": "array", "items": {"type": "string"}}
         }
       },
       "Reload": {
         "type": "object",
         "additionalProperties": false,
-        "required": [
-          "applied",
-          "tenants"
-        ],
-        "properties": {
-          "applied": {
-            "type": "boolean"
-          },
-          "tenants": {
-            "type": "integer"
-          }
-        }
+        "required": ["applied", "tenants"],
+        "properties": {"applied": {"type": "boolean"}, "tenants": {"type": "integer"}}
       },
       "Room": {
         "type": "object",
@@ -1115,139 +496,54 @@ enum AdminContract {
           "attributes"
         ],
         "properties": {
-          "tenant": {
-            "type": "string"
-          },
-          "id": {
-            "type": "integer",
-            "format": "int64"
-          },
-          "plugin": {
-            "type": "string"
-          },
-          "name": {
-            "type": "string"
-          },
-          "owner": {
-            "type": "string"
-          },
-          "state": {
-            "type": "string",
-            "enum": [
-              "open",
-              "closed"
-            ]
-          },
-          "closeReason": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "capacity": {
-            "type": "integer"
-          },
-          "createdAt": {
-            "type": "string",
-            "format": "date-time"
-          },
-          "expiresAt": {
-            "type": "string",
-            "format": "date-time"
-          },
-          "closedAt": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "date-time"
-          },
+          "tenant": {"type": "string"},
+          "id": {"type": "integer", "format": "int64"},
+          "plugin": {"type": "string"},
+          "name": {"type": "string"},
+          "owner": {"type": "string"},
+          "state": {"type": "string", "enum": ["open", "closed"]},
+          "closeReason": {"type": ["string", "null"]},
+          "capacity": {"type": "integer"},
+          "createdAt": {"type": "string", "format": "date-time"},
+          "expiresAt": {"type": "string", "format": "date-time"},
+          "closedAt": {"type": ["string", "null"], "format": "date-time"},
           "reservation": {
             "oneOf": [
-              {
-                "type": "null"
-              },
+              {"type": "null"},
               {
                 "type": "object",
                 "additionalProperties": false,
-                "required": [
-                  "accounts",
-                  "until",
-                  "onLapse"
-                ],
+                "required": ["accounts", "until", "onLapse"],
                 "properties": {
-                  "accounts": {
-                    "type": "array",
-                    "items": {
-                      "type": "string"
-                    }
-                  },
-                  "until": {
-                    "type": "string",
-                    "format": "date-time"
-                  },
-                  "claimedAt": {
-                    "type": [
-                      "string",
-                      "null"
-                    ],
-                    "format": "date-time"
-                  },
-                  "onLapse": {
-                    "type": "string"
-                  }
+                  "accounts": {"type": "array", "items": {"type": "string"}},
+                  "until": {"type": "string", "format": "date-time"},
+                  "claimedAt": {"type": ["string", "null"], "format": "date-time"},
+                  "onLapse": {"type": "string"}
                 }
               }
             ]
           },
-          "imChatroomId": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "attributes": {
-            "type": "object"
-          }
+          "imChatroomId": {"type": ["string", "null"]},
+          "attributes": {"type": "object"}
         }
       },
       "RoomDetail": {
         "type": "object",
         "additionalProperties": false,
-        "required": [
-          "room",
-          "members",
-          "events"
-        ],
+        "required": ["room", "members", "events"],
         "properties": {
-          "room": {
-            "$ref": "#/components/schemas/Room"
-          },
+          "room": {"$ref": "#/components/schemas/Room"},
           "members": {
             "type": "array",
             "items": {
               "type": "object",
               "additionalProperties": false,
-              "required": [
-                "accid",
-                "role",
-                "status",
-                "joinedAt"
-              ],
+              "required": ["accid", "role", "status", "joinedAt"],
               "properties": {
-                "accid": {
-                  "type": "string"
-                },
-                "role": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "string"
-                },
-                "joinedAt": {
-                  "type": "string",
-                  "format": "date-time"
-                }
+                "accid": {"type": "string"},
+                "role": {"type": "string"},
+                "status": {"type": "string"},
+                "joinedAt": {"type": "string", "format": "date-time"}
               }
             }
           },
@@ -1256,28 +552,12 @@ enum AdminContract {
             "items": {
               "type": "object",
               "additionalProperties": false,
-              "required": [
-                "id",
-                "at",
-                "kind",
-                "actor",
-                "detail"
-              ],
+              "required": ["id", "at", "kind", "actor", "detail"],
               "properties": {
-                "id": {
-                  "type": "integer",
-                  "format": "int64"
-                },
-                "at": {
-                  "type": "string",
-                  "format": "date-time"
-                },
-                "kind": {
-                  "type": "string"
-                },
-                "actor": {
-                  "type": "string"
-                },
+                "id": {"type": "integer", "format": "int64"},
+                "at": {"type": "string", "format": "date-time"},
+                "kind": {"type": "string"},
+                "actor": {"type": "string"},
                 "detail": {}
               }
             }
@@ -1286,28 +566,12 @@ enum AdminContract {
       },
       "CreateRoom": {
         "type": "object",
-        "required": [
-          "plugin",
-          "name",
-          "owner"
-        ],
+        "required": ["plugin", "name", "owner"],
         "properties": {
-          "plugin": {
-            "type": "string",
-            "minLength": 1
-          },
-          "name": {
-            "type": "string",
-            "minLength": 1
-          },
-          "owner": {
-            "type": "string",
-            "minLength": 1
-          },
-          "ttlSeconds": {
-            "type": "integer",
-            "minimum": 1
-          },
+          "plugin": {"type": "string", "minLength": 1},
+          "name": {"type": "string", "minLength": 1},
+          "owner": {"type": "string", "minLength": 1},
+          "ttlSeconds": {"type": "integer", "minimum": 1},
           "options": {
             "type": "object",
             "description": "The plugin's creation data; a plugin whose rooms need some refuses with 422 naming the field."
@@ -1316,118 +580,90 @@ enum AdminContract {
       },
       "Extend": {
         "type": "object",
-        "required": [
-          "ttlSeconds"
-        ],
-        "properties": {
-          "ttlSeconds": {
-            "type": "integer",
-            "minimum": 1
-          }
-        }
+        "required": ["ttlSeconds"],
+        "properties": {"ttlSeconds": {"type": "integer", "minimum": 1}}
       },
       "OutboxEntry": {
         "type": "object",
         "additionalProperties": false,
-        "required": [
-          "id",
-          "kind",
-          "payload",
-          "status",
-          "attempts",
-          "nextAttemptAt",
-          "createdAt"
-        ],
+        "required": ["id", "kind", "payload", "status", "attempts", "nextAttemptAt", "createdAt"],
         "properties": {
-          "id": {
-            "type": "integer",
-            "format": "int64"
-          },
-          "roomId": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "format": "int64"
-          },
-          "kind": {
-            "type": "string"
-          },
+          "id": {"type": "integer", "format": "int64"},
+          "roomId": {"type": ["integer", "null"], "format": "int64"},
+          "kind": {"type": "string"},
           "payload": {},
-          "status": {
-            "type": "string",
-            "enum": [
-              "pending",
-              "delivered",
-              "dead"
-            ]
-          },
-          "attempts": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "nextAttemptAt": {
-            "type": "string",
-            "format": "date-time"
-          },
-          "lastError": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "createdAt": {
-            "type": "string",
-            "format": "date-time"
-          },
-          "deliveredAt": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "date-time"
-          }
+          "status": {"type": "string", "enum": ["pending", "delivered", "dead"]},
+          "attempts": {"type": "integer", "minimum": 0},
+          "nextAttemptAt": {"type": "string", "format": "date-time"},
+          "lastError": {"type": ["string", "null"]},
+          "createdAt": {"type": "string", "format": "date-time"},
+          "deliveredAt": {"type": ["string", "null"], "format": "date-time"}
         }
       },
       "Stats": {
         "type": "object",
         "additionalProperties": false,
-        "required": [
-          "tenant",
-          "rooms",
-          "outbox"
-        ],
+        "required": ["tenant", "rooms", "outbox"],
         "properties": {
-          "tenant": {
-            "type": "string"
-          },
+          "tenant": {"type": "string"},
           "rooms": {
             "type": "object",
-            "additionalProperties": {
-              "type": "object",
-              "additionalProperties": {
-                "type": "integer"
-              }
-            }
+            "additionalProperties": {"type": "object", "additionalProperties": {"type": "integer"}}
           },
-          "outbox": {
-            "type": "object",
-            "additionalProperties": {
-              "type": "integer"
-            }
-          }
+          "outbox": {"type": "object", "additionalProperties": {"type": "integer"}}
         }
       },
       "Revoked": {
         "type": "object",
         "additionalProperties": false,
-        "required": [
-          "revoked"
-        ],
+        "required": ["revoked"],
+        "properties": {"revoked": {"type": "integer", "minimum": 0}}
+      },
+      "TenantPage": {
+        "type": "object",
+        "required": ["items", "nextCursor"],
+        "additionalProperties": false,
         "properties": {
-          "revoked": {
-            "type": "integer",
-            "minimum": 0
+          "items": {"type": "array", "items": {"$ref": "#/components/schemas/Tenant"}},
+          "nextCursor": {
+            "type": ["string", "null"],
+            "description": "Pass as `cursor` for the next page; null on the last page."
+          }
+        }
+      },
+      "PluginPage": {
+        "type": "object",
+        "required": ["items", "nextCursor"],
+        "additionalProperties": false,
+        "properties": {
+          "items": {"type": "array", "items": {"$ref": "#/components/schemas/Plugin"}},
+          "nextCursor": {
+            "type": ["string", "null"],
+            "description": "Pass as `cursor` for the next page; null on the last page."
+          }
+        }
+      },
+      "RoomPage": {
+        "type": "object",
+        "required": ["items", "nextCursor"],
+        "additionalProperties": false,
+        "properties": {
+          "items": {"type": "array", "items": {"$ref": "#/components/schemas/Room"}},
+          "nextCursor": {
+            "type": ["string", "null"],
+            "description": "Pass as `cursor` for the next page; null on the last page."
+          }
+        }
+      },
+      "OutboxEntryPage": {
+        "type": "object",
+        "required": ["items", "nextCursor"],
+        "additionalProperties": false,
+        "properties": {
+          "items": {"type": "array", "items": {"$ref": "#/components/schemas/OutboxEntry"}},
+          "nextCursor": {
+            "type": ["string", "null"],
+            "description": "Pass as `cursor` for the next page; null on the last page."
           }
         }
       }
