@@ -33,7 +33,8 @@ BASE = f"/t/{TENANT}/audio-chatroom"
 WS_URL = URL.replace("http://", "ws://") + f"/t/{TENANT}/im/ws"
 RECEIVERS = 6
 VENDOR_TENANT = "chaos-im"     # ops/chaos-netease-tenant.toml: NetEase at the fake below
-VENDOR_PORT = 55410
+VENDOR_PORT = 31410           # below Linux's ephemeral range (32768-60999): bound late, under load, a port
+                              # in that range can be held by an outgoing connection (seen: "address in use")
 
 
 def log(message):
