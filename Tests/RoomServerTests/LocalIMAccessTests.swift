@@ -67,11 +67,11 @@ import Testing
         let connection = UUID()
         #expect(try await setup.local.connect(connection, accid: accid, instance: hub.instanceID) == .admitted)
         _ = try #require(hub.register(connection, tenantID: setup.tenant, accid: accid))
-        try await hub.beat(settle: .zero)
+        try await hub.beat()
         #expect(hub.ending(of: connection) == nil, "its row is there: it stays")
         // The revocation's NOTIFY never reached this instance; only its rows changed.
         try await setup.local.revokeTokens(accid: accid)
-        try await hub.beat(settle: .zero)
+        try await hub.beat()
         #expect(hub.ending(of: connection) == .revoked)
     }
 

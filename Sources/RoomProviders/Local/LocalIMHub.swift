@@ -27,7 +27,6 @@ public final class LocalIMHub: Service, Sendable {
         let accid: AccountID
         var chatrooms: Set<String>
         let frames: AsyncStream<String>.Continuation
-        let registeredAt: ContinuousClock.Instant
         var ending: SocketEnding?
     }
 
@@ -57,7 +56,7 @@ public final class LocalIMHub: Service, Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(queueLimit))
         let admitted = sessions.withLock { sessions -> Bool in
             guard sessions.count < maxConnections else { return false }
-            sessions[connection] = Session(tenantID: tenantID, accid: accid, chatrooms: [], frames: continuation, registeredAt: .now)
+            sessions[connection] = Session(tenantID: tenantID, accid: accid, chatrooms: [], frames: continuation)
             return true
         }
         return admitted ? stream : nil
@@ -191,8 +190,10 @@ public final class LocalIMHub: Service, Sendable {
     /// cannot satisfy join-IM-first. A row younger than 10 s is left alone:
     /// a socket's row is written just before the hub registers it.
     /// A socket whose row is gone (its account's IM access was revoked,
-    /// perhaps while this instance missed the NOTIFY) is ended.
-    public func beat(settle: Duration = .seconds(10)) async throws {
+    /// perhaps while this instance missed the NOTIFY) is ended; only sockets
+    /// registered before the refresh read them count, since each one's row
+    /// was committed before it registered.
+    public func beat() async throws {
         let live = sessions.withLock { Array($0.keys) }
         let now = clock.now()
         let refreshed = try await database.query("""
@@ -202,8 +203,8 @@ public final class LocalIMHub: Service, Sendable {
             """)
         var kept = Set<UUID>()
         for id in try refreshed.decode(UUID.self) { kept.insert(id) }
-        let settled = ContinuousClock.now - settle
-        end(.revoked) { !kept.contains($0) && $1.registeredAt < settled }
+        let checked = Set(live)
+        end(.revoked) { id, _ in checked.contains(id) && !kept.contains(id) }
         try await database.query("""
             -- cross-tenant: an instance forgets its own dead sockets, of every tenant
             DELETE FROM im_connections
@@ -234,6 +235,9 @@ public final class LocalIMHub: Service, Sendable {
     private func replay(since: Date) async throws {
         let held = sessions.withLock { sessions in sessions.values.map { (tenant: $0.tenantID, accid: $0.accid, chatrooms: $0.chatrooms) } }
         guard !held.isEmpty else { return }
+        // A revocation's kick sent during the gap reached nobody here: its
+        // sockets' rows are gone, which the heartbeat's check sees now.
+        try await beat()
         var tenants: [String] = [], chatrooms: [String] = []
         for session in held {
             for chatroom in session.chatrooms {
