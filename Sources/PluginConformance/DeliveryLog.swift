@@ -13,9 +13,10 @@ final class DeliveryLog: OutboxDeliverer {
         self.next = next
     }
 
-    func deliver(_ entry: OutboxEntry) async throws {
-        try await next.deliver(entry)
+    func deliver(_ entry: OutboxEntry) async throws -> Int? {
+        let status = try await next.deliver(entry)
         delivered.withLock { $0.append(entry) }
+        return status
     }
 
     /// The delivered entries of one room of one tenant, in delivery order.

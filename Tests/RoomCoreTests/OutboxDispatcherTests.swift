@@ -92,9 +92,10 @@ import Testing
         let keys = Mutex<[Int64: [String]]>([:])
         struct KeyRecorder: OutboxDeliverer {
             let keys: @Sendable (OutboxEntry) -> Int
-            func deliver(_ entry: OutboxEntry) async throws {
+            func deliver(_ entry: OutboxEntry) async throws -> Int? {
                 guard keys(entry) > 2 else { throw IMError.unavailable(operation: "test", detail: "provider down") }
                 guard case .im(.chatroomMessage)? = entry.effect else { throw PermanentDeliveryError("not a typed chatroom message") }
+                return nil
             }
         }
         let dispatcher = fixture.dispatcher(KeyRecorder { entry in
@@ -183,7 +184,7 @@ import Testing
         #expect(try await store.wakeBackedOff(fixture.tenant.id, kind: claimed.kind, now: fixture.clock.now()) == 0)
         #expect(try await store.retry(fixture.tenant.id, claimed.id, now: fixture.clock.now()) == nil)
         #expect(try await store.claimDue(now: fixture.clock.now(), lease: 20, limit: 10, tenants: fixture.tenants.ids).isEmpty)
-        try await store.markFailed(claimed, error: "down", retryAt: fixture.clock.now().addingTimeInterval(60))
+        try await store.markFailed(claimed, attempt: .init(at: fixture.clock.now(), statusCode: nil, latencyMS: 1, error: "down"), retryAt: fixture.clock.now().addingTimeInterval(60))
         #expect(try await store.wakeBackedOff(fixture.tenant.id, kind: claimed.kind, now: fixture.clock.now()) == 1, "backing off: woken")
     }
 

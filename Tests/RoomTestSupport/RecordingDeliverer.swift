@@ -16,14 +16,15 @@ public final class FlakyDeliverer: OutboxDeliverer {
 
     public var delivered: [OutboxEntry] { state.withLock { $0.delivered } }
 
-    public func deliver(_ entry: OutboxEntry) async throws {
+    public func deliver(_ entry: OutboxEntry) async throws -> Int? {
         let fail = state.withLock { state -> Bool in
             guard state.failuresLeft > 0 else { return false }
             state.failuresLeft -= 1
             return true
         }
         if fail { throw IMError.unavailable(operation: "test", detail: "provider down") }
-        try await next.deliver(entry)
+        let status = try await next.deliver(entry)
         state.withLock { $0.delivered.append(entry) }
+        return status
     }
 }

@@ -15,7 +15,7 @@ extension AccountStore {
                 """, logger: database.logger)
             var ended = 0
             for try await _ in rows { ended += 1 }
-            try await OutboxStore.enqueue([.im(.revokeTokens(accid: accid), roomID: nil)], tenantID: tenantID, now: now,
+            try await OutboxStore.enqueue([.im(.revokeTokens(accid: accid), roomID: nil)], tenantID: tenantID, webhooks: [], now: now,
                                           on: connection, logger: database.logger)
             return ended
         }

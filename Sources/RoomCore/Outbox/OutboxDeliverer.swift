@@ -2,7 +2,37 @@ import Foundation
 
 /// Performs one outbox entry's side effect.
 public protocol OutboxDeliverer: Sendable {
-    func deliver(_ entry: OutboxEntry) async throws
+    /// Returns the receiver's HTTP status for a webhook, nil for other kinds.
+    @discardableResult
+    func deliver(_ entry: OutboxEntry) async throws -> Int?
+}
+
+/// A webhook receiver answered, but not with a 2xx: retried like no answer
+/// (a receiver being deployed answers 502 for a minute), and its status is
+/// kept with the attempt.
+public struct ReceiverRefused: Error, Sendable, CustomStringConvertible {
+    public let statusCode: Int
+    public var description: String { "the receiver answered HTTP \(statusCode)" }
+
+    public init(statusCode: Int) {
+        self.statusCode = statusCode
+    }
+}
+
+/// Sends one webhook POST; implemented over HTTP in RoomProviders.
+public protocol WebhookSender: Sendable {
+    /// Returns the receiver's HTTP status, whatever it is; throws when there
+    /// was no answer (refused, reset, timed out).
+    func post(url: String, headers: [(String, String)], body: [UInt8], timeoutSeconds: Int) async throws -> Int
+}
+
+/// For tools without an HTTP client: every webhook waits for a real sender.
+public struct NoWebhookSender: WebhookSender {
+    public init() {}
+
+    public func post(url: String, headers: [(String, String)], body: [UInt8], timeoutSeconds: Int) async throws -> Int {
+        throw IMError.unavailable(operation: "webhook", detail: "this process sends no webhooks")
+    }
 }
 
 /// A failure that retrying cannot fix (unknown kind, a payload we cannot
@@ -18,12 +48,17 @@ public struct PermanentDeliveryError: Error, Sendable, CustomStringConvertible {
 /// Delivers the entry kinds RoomCore defines through the tenant's providers.
 public struct ProviderOutboxDeliverer: OutboxDeliverer {
     public let tenants: @Sendable (TenantID) -> Tenant?
+    public let webhooks: any WebhookSender
+    public let now: @Sendable () -> Date
 
-    public init(tenants: @escaping @Sendable (TenantID) -> Tenant?) {
+    public init(tenants: @escaping @Sendable (TenantID) -> Tenant?, webhooks: any WebhookSender = NoWebhookSender(),
+                now: @escaping @Sendable () -> Date = { Date() }) {
         self.tenants = tenants
+        self.webhooks = webhooks
+        self.now = now
     }
 
-    public func deliver(_ entry: OutboxEntry) async throws {
+    public func deliver(_ entry: OutboxEntry) async throws -> Int? {
         // A tenant missing from the configuration may come back with a reload: retry.
         func tenant() throws -> Tenant {
             guard let tenant = tenants(entry.tenantID) else {
@@ -49,6 +84,26 @@ public struct ProviderOutboxDeliverer: OutboxDeliverer {
                 if case .rejected = error { throw PermanentDeliveryError(error.description) }
                 throw error
             }
+        case .webhook(let delivery):
+            return try await post(delivery, tenant: try tenant())
+        case .event:
+            throw PermanentDeliveryError("a room event is recorded when written, never delivered as such")
         }
+        return nil
+    }
+
+    /// Signs at the moment of sending (`webhook-timestamp` is the attempt's
+    /// time, so a receiver can refuse stale replays) with every secret the
+    /// endpoint has now: a rotation applies to retries of older events too.
+    private func post(_ delivery: WebhookDelivery, tenant: Tenant) async throws -> Int {
+        guard let endpoint = tenant.webhook(delivery.endpoint) else {
+            throw PermanentDeliveryError("webhook endpoint \(delivery.endpoint) is no longer in tenant \(tenant.id)'s file")
+        }
+        let body = Array(delivery.body.utf8)
+        let headers = [("content-type", "application/json"), ("user-agent", "Roomkeeper-Webhooks/1")]
+            + StandardWebhooks.headers(id: delivery.id, timestamp: Int(now().timeIntervalSince1970), body: body, secrets: endpoint.secrets)
+        let status = try await webhooks.post(url: endpoint.url, headers: headers, body: body, timeoutSeconds: endpoint.timeoutSeconds)
+        guard (200..<300).contains(status) else { throw ReceiverRefused(statusCode: status) }
+        return status
     }
 }

@@ -24,6 +24,8 @@ public struct OutboxDispatcher: Service {
         public var tenants: [TenantID]?
         /// Rings when this instance queued work.
         public var signal = OutboxSignal()
+        /// Each tenant's webhook endpoints, told when one of its entries dies (`outbox.dead`).
+        public var webhooks: @Sendable (TenantID) -> [WebhookEndpoint] = { _ in [] }
 
         public init() {}
     }
@@ -33,7 +35,7 @@ public struct OutboxDispatcher: Service {
     public let clock: any RoomClock
     public let configuration: Configuration
     public let logger: Logger
-    /// Which tenants' providers (by kind) failed a delivery here lately.
+    /// Which tenants' destinations (provider kind, webhook endpoint) failed a delivery here lately.
     private let failing = FailingProviders()
 
     public init(store: OutboxStore, deliverer: any OutboxDeliverer, clock: any RoomClock, configuration: Configuration = .init(), logger: Logger) {
@@ -74,17 +76,20 @@ public struct OutboxDispatcher: Service {
 
     private func deliver(_ entry: OutboxEntry) async {
         let started = ContinuousClock.now
+        let destination = entry.effect?.lane ?? ""
         let outcome: String
+        var statusCode: Int?
         do {
-            try await withTimeout(configuration.deliveryTimeout, operation: "outbox \(entry.kind)") { [deliverer] in
+            statusCode = try await withTimeout(configuration.deliveryTimeout, operation: "outbox \(entry.kind)") { [deliverer] in
                 try await deliverer.deliver(entry)
             }
-            try await store.markDelivered(entry, at: clock.now())
+            try await store.markDelivered(entry, attempt: attempt(since: started, statusCode: statusCode, error: nil))
             outcome = "delivered"
-            if failing.recovered(entry.tenantID, entry.kind) { await wakeBacklog(entry) }
+            if failing.recovered(entry.tenantID, entry.kind, destination) { await wakeBacklog(entry, lane: destination) }
         } catch {
             let permanent = error is PermanentDeliveryError
-            if !permanent { failing.failed(entry.tenantID, entry.kind) }
+            statusCode = (error as? ReceiverRefused)?.statusCode
+            if !permanent { failing.failed(entry.tenantID, entry.kind, destination) }
             let exhausted = entry.attempts >= configuration.maxAttempts
             let retryAt = (permanent || exhausted) ? nil : clock.now().addingTimeInterval(backoff(afterAttempt: entry.attempts))
             outcome = retryAt == nil ? "dead" : "retry"
@@ -93,7 +98,8 @@ public struct OutboxDispatcher: Service {
                 "attempt": "\(entry.attempts)", "outcome": "\(outcome)", "error": "\(error)",
             ])
             do {
-                try await store.markFailed(entry, error: String(describing: error), retryAt: retryAt)
+                try await store.markFailed(entry, attempt: attempt(since: started, statusCode: statusCode, error: String(describing: error)),
+                                           retryAt: retryAt, deadLetterWebhooks: configuration.webhooks(entry.tenantID))
             } catch {
                 // The lease runs out and the entry is claimed again: at least once still holds.
                 logger.error("could not record outbox failure", metadata: ["outbox": "\(entry.id)", "error": "\(error)"])
@@ -102,13 +108,24 @@ public struct OutboxDispatcher: Service {
         Counter(label: "roomkeeper_outbox_deliveries_total", dimensions: [("kind", entry.kind), ("outcome", outcome)]).increment()
         Timer(label: "roomkeeper_outbox_delivery_seconds", dimensions: [("kind", entry.kind)], preferredDisplayUnit: .seconds)
             .recordInterval(since: started)
+        if entry.kind == "webhook" {
+            // By class, not code: a handful of series whatever receivers answer.
+            let answered = statusCode.map { "\($0 / 100)xx" } ?? "none"
+            Counter(label: "roomkeeper_webhook_attempts_total", dimensions: [("outcome", outcome), ("status", answered)]).increment()
+        }
+    }
+
+    private func attempt(since started: ContinuousClock.Instant, statusCode: Int?, error: String?) -> OutboxStore.Attempt {
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        return OutboxStore.Attempt(at: clock.now(), statusCode: statusCode, latencyMS: Int(milliseconds), error: error.map { String($0.prefix(2000)) })
     }
 
     /// The provider answered again after failing here: the entries that wait
     /// out a backoff become due now, so the backlog goes out at once.
-    private func wakeBacklog(_ entry: OutboxEntry) async {
+    private func wakeBacklog(_ entry: OutboxEntry, lane: String) async {
         do {
-            let woken = try await store.wakeBackedOff(entry.tenantID, kind: entry.kind, now: clock.now())
+            let woken = try await store.wakeBackedOff(entry.tenantID, kind: entry.kind, lane: lane, now: clock.now())
             if woken > 0 {
                 logger.info("outbox provider recovered; backlog due now", metadata: [
                     "tenant": "\(entry.tenantID)", "kind": "\(entry.kind)", "entries": "\(woken)",
@@ -143,12 +160,12 @@ extension Timer {
 final class FailingProviders: Sendable {
     private let pairs = Mutex<Set<String>>([])
 
-    func failed(_ tenantID: TenantID, _ kind: String) {
-        _ = pairs.withLock { $0.insert(tenantID + "\u{0}" + kind) }
+    func failed(_ tenantID: TenantID, _ kind: String, _ lane: String = "") {
+        _ = pairs.withLock { $0.insert([tenantID, kind, lane].joined(separator: "\u{0}")) }
     }
 
-    /// True once after failures, when a delivery of that pair succeeds.
-    func recovered(_ tenantID: TenantID, _ kind: String) -> Bool {
-        pairs.withLock { $0.remove(tenantID + "\u{0}" + kind) != nil }
+    /// True once after failures, when a delivery of that destination succeeds.
+    func recovered(_ tenantID: TenantID, _ kind: String, _ lane: String = "") -> Bool {
+        pairs.withLock { $0.remove([tenantID, kind, lane].joined(separator: "\u{0}")) != nil }
     }
 }

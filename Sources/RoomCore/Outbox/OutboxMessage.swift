@@ -28,11 +28,28 @@ public struct OutboxMessage: Sendable, Equatable {
 public enum OutboxEffect: Sendable, Equatable {
     case im(IMEffect)
     case live(LiveEffect)
+    /// A POST to one of the tenant's webhook endpoints.
+    case webhook(WebhookDelivery)
+    /// A plugin's event: never stored as such. Writing it to the outbox
+    /// records it on the room's timeline and turns it into one `.webhook`
+    /// entry per endpoint that wants it.
+    case event(PluginEvent)
 
     public var kind: String {
         switch self {
         case .im: "im"
         case .live: "live"
+        case .webhook: "webhook"
+        case .event: "event"
+        }
+    }
+
+    /// Per-room order holds within a lane: the tenant's providers share one,
+    /// each webhook endpoint has its own.
+    var lane: String {
+        switch self {
+        case .im, .live, .event: ""
+        case .webhook(let delivery): "webhook:" + delivery.endpoint
         }
     }
 
@@ -41,6 +58,8 @@ public enum OutboxEffect: Sendable, Equatable {
         switch self {
         case .im(let effect): JSONText.encode(effect)
         case .live(let effect): JSONText.encode(effect)
+        case .webhook(let delivery): JSONText.encode(delivery)
+        case .event(let event): JSONText.encode(event)
         }
     }
 
@@ -50,6 +69,7 @@ public enum OutboxEffect: Sendable, Equatable {
         switch kind {
         case "im": return (try? JSONDecoder().decode(IMEffect.self, from: data)).map(OutboxEffect.im)
         case "live": return (try? JSONDecoder().decode(LiveEffect.self, from: data)).map(OutboxEffect.live)
+        case "webhook": return (try? JSONDecoder().decode(WebhookDelivery.self, from: data)).map(OutboxEffect.webhook)
         default: return nil
         }
     }
@@ -113,6 +133,12 @@ public struct OutboxEntry: Sendable, Equatable {
 }
 
 extension OutboxEntry {
+    /// The webhook endpoint a webhook entry goes to.
+    public var webhookEndpoint: String? {
+        if case .webhook(let delivery) = effect { return delivery.endpoint }
+        return nil
+    }
+
     /// One key per entry, the same on every attempt (the entry's identity,
     /// hashed so it names neither tenant nor sequence): what a vendor that
     /// deduplicates sees.

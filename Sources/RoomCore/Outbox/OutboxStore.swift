@@ -18,7 +18,8 @@ public struct OutboxStore: Sendable {
     /// Claims up to `limit` due entries: each gets one more attempt and a
     /// lease (`next_attempt_at` moved to `now + lease`), so a dispatcher that
     /// dies mid-delivery leaves them to be retried. A room's entry is claimed
-    /// only when no earlier entry of that room is still pending: per-room order.
+    /// only when no earlier entry of that room in its lane is still pending:
+    /// per-room order, per destination.
     public func claimDue(now: Date, lease: TimeInterval, limit: Int, tenants scope: [TenantID]?) async throws -> [OutboxEntry] {
         let rows = try await database.query("""
             -- cross-tenant: one dispatcher claims due entries of every tenant it serves
@@ -28,7 +29,7 @@ public struct OutboxStore: Sendable {
                   AND (\(scope)::text[] IS NULL OR o.tenant_id = ANY(\(scope)::text[]))
                   AND (o.room_id IS NULL OR NOT EXISTS (
                         SELECT 1 FROM outbox e
-                        WHERE e.tenant_id = o.tenant_id AND e.room_id = o.room_id
+                        WHERE e.tenant_id = o.tenant_id AND e.room_id = o.room_id AND e.lane = o.lane
                           AND e.status = 'pending' AND e.outbox_id < o.outbox_id))
                 ORDER BY o.next_attempt_at, o.outbox_id
                 LIMIT \(limit)
@@ -43,36 +44,101 @@ public struct OutboxStore: Sendable {
     }
 
     /// Writes side effects in the caller's transaction: they are delivered
-    /// only if it commits, and in order per room.
-    public static func enqueue(_ messages: [OutboxMessage], tenantID: TenantID, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
+    /// only if it commits, and in order per room within each lane. A plugin's
+    /// `.event` is recorded on the room's timeline here and becomes one
+    /// webhook entry per endpoint in `webhooks` that wants it.
+    public static func enqueue(_ messages: [OutboxMessage], tenantID: TenantID, webhooks: [WebhookEndpoint], now: Date,
+                               on connection: PostgresConnection, logger: Logger) async throws {
         guard !messages.isEmpty else { return }
+        var stored: [OutboxMessage] = []
+        var timeline: [(roomID: RoomID, event: PluginEvent)] = []
+        for message in messages {
+            guard case .event(let event) = message.effect else {
+                stored.append(message)
+                continue
+            }
+            if let roomID = message.roomID { timeline.append((roomID, event)) }
+            stored += EventNotice(tenantID: tenantID, roomID: message.roomID, type: event.type, at: now, data: event.data).deliveries(to: webhooks)
+        }
+        if !timeline.isEmpty {
+            try await connection.run("""
+                INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+                SELECT \(tenantID), r, \(now), k, a, d::jsonb
+                FROM unnest(\(timeline.map(\.roomID))::bigint[], \(timeline.map(\.event.type))::text[], \(timeline.map(\.event.actor))::text[],
+                            \(timeline.map { JSONValue.object($0.event.data).jsonText })::text[]) WITH ORDINALITY AS u(r, k, a, d, n)
+                ORDER BY n
+                """, logger: logger)
+        }
+        guard !stored.isEmpty else { return }
         try await connection.run("""
-            INSERT INTO outbox (tenant_id, room_id, kind, payload, next_attempt_at, created_at)
-            SELECT \(tenantID), NULLIF(r, 0), k, p::jsonb, \(now), \(now)
-            FROM unnest(\(messages.map { $0.roomID ?? 0 })::bigint[], \(messages.map(\.effect.kind))::text[], \(messages.map(\.effect.payload))::text[])
-                 WITH ORDINALITY AS u(r, k, p, n)
+            INSERT INTO outbox (tenant_id, room_id, kind, lane, payload, next_attempt_at, created_at)
+            SELECT \(tenantID), NULLIF(r, 0), k, l, p::jsonb, \(now), \(now)
+            FROM unnest(\(stored.map { $0.roomID ?? 0 })::bigint[], \(stored.map(\.effect.kind))::text[], \(stored.map(\.effect.lane))::text[],
+                        \(stored.map(\.effect.payload))::text[]) WITH ORDINALITY AS u(r, k, l, p, n)
             ORDER BY n
             """, logger: logger)
     }
 
-    public func markDelivered(_ entry: OutboxEntry, at now: Date) async throws {
+    /// One delivery attempt as the dispatcher saw it.
+    public struct Attempt: Sendable {
+        public var at: Date
+        public var statusCode: Int?
+        public var latencyMS: Int
+        public var error: String?
+
+        public init(at: Date, statusCode: Int?, latencyMS: Int, error: String?) {
+            self.at = at
+            self.statusCode = statusCode
+            self.latencyMS = latencyMS
+            self.error = error
+        }
+    }
+
+    public func markDelivered(_ entry: OutboxEntry, attempt: Attempt) async throws {
         try await database.query("""
-            UPDATE outbox SET status = 'delivered', delivered_at = \(now), last_error = NULL, claimed_until = NULL
-            WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
+            WITH done AS (
+                UPDATE outbox SET status = 'delivered', delivered_at = \(attempt.at), last_error = NULL, claimed_until = NULL
+                WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
+                RETURNING tenant_id, outbox_id, attempts)
+            INSERT INTO outbox_attempts (tenant_id, outbox_id, attempt, at, outcome, status_code, latency_ms, error)
+            SELECT tenant_id, outbox_id, attempts, \(attempt.at), 'delivered', \(attempt.statusCode), \(attempt.latencyMS), \(attempt.error) FROM done
             """)
     }
 
-    public func markFailed(_ entry: OutboxEntry, error: String, retryAt: Date?) async throws {
+    /// Another try at `retryAt`, or, without one, dead: then, in the same
+    /// transaction, `outbox.dead` for the endpoints in `deadLetterWebhooks`.
+    public func markFailed(_ entry: OutboxEntry, attempt: Attempt, retryAt: Date?, deadLetterWebhooks: [WebhookEndpoint] = []) async throws {
+        let error = attempt.error ?? "failed"
         if let retryAt {
             try await database.query("""
-                UPDATE outbox SET next_attempt_at = \(retryAt), last_error = \(error), claimed_until = NULL
-                WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
+                WITH done AS (
+                    UPDATE outbox SET next_attempt_at = \(retryAt), last_error = \(error), claimed_until = NULL
+                    WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
+                    RETURNING tenant_id, outbox_id, attempts)
+                INSERT INTO outbox_attempts (tenant_id, outbox_id, attempt, at, outcome, status_code, latency_ms, error)
+                SELECT tenant_id, outbox_id, attempts, \(attempt.at), 'retry', \(attempt.statusCode), \(attempt.latencyMS), \(attempt.error) FROM done
                 """)
-        } else {
-            try await database.query("""
-                UPDATE outbox SET status = 'dead', last_error = \(error), claimed_until = NULL
-                WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
-                """)
+            return
+        }
+        try await database.transaction { connection in
+            let rows = try await connection.run("""
+                WITH done AS (
+                    UPDATE outbox SET status = 'dead', last_error = \(error), claimed_until = NULL
+                    WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
+                    RETURNING tenant_id, outbox_id, attempts)
+                INSERT INTO outbox_attempts (tenant_id, outbox_id, attempt, at, outcome, status_code, latency_ms, error)
+                SELECT tenant_id, outbox_id, attempts, \(attempt.at), 'dead', \(attempt.statusCode), \(attempt.latencyMS), \(attempt.error) FROM done RETURNING 1
+                """, logger: database.logger).collect()
+            // A dead `outbox.dead` announces nothing further: no loop through a receiver that is down.
+            if case .webhook(let delivery) = entry.effect, delivery.type == WebhookEventTypes.outboxDead { return }
+            guard !rows.isEmpty else { return }
+            let notice = EventNotice(tenantID: entry.tenantID, roomID: nil, type: WebhookEventTypes.outboxDead, at: attempt.at, data: [
+                "outboxId": .number(Double(entry.id)), "kind": .string(entry.kind), "attempts": .number(Double(entry.attempts)),
+                "error": .string(String(error.prefix(500))),
+                "endpoint": entry.webhookEndpoint.map(JSONValue.string) ?? .null,
+            ])
+            try await Self.enqueue(notice.deliveries(to: deadLetterWebhooks), tenantID: entry.tenantID, webhooks: deadLetterWebhooks,
+                                   now: attempt.at, on: connection, logger: database.logger)
         }
     }
 
@@ -82,10 +148,10 @@ public struct OutboxStore: Sendable {
     /// recovered vendor gets its backlog at once, not after each entry's
     /// backoff (up to `maxBackoff`) runs out.
     @discardableResult
-    public func wakeBackedOff(_ tenantID: TenantID, kind: String, now: Date) async throws -> Int {
+    public func wakeBackedOff(_ tenantID: TenantID, kind: String, lane: String = "", now: Date) async throws -> Int {
         let rows = try await database.query("""
             UPDATE outbox SET next_attempt_at = \(now)
-            WHERE tenant_id = \(tenantID) AND kind = \(kind) AND status = 'pending'
+            WHERE tenant_id = \(tenantID) AND kind = \(kind) AND lane = \(lane) AND status = 'pending'
               AND next_attempt_at > \(now) AND (claimed_until IS NULL OR claimed_until <= \(now))
             RETURNING outbox_id
             """)

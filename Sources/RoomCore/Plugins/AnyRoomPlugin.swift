@@ -9,6 +9,7 @@ public struct AnyRoomPlugin: Sendable {
     public let wire: WireStyle
     public let defaultPolicy: RoomPolicy
     public let chatroom: ChatroomPolicy
+    public let eventTypes: [String]
     /// Path and methods of each client route, for mounting them once.
     public let routeSignatures: [(path: String, methods: [ClientMethod])]
 
@@ -19,6 +20,7 @@ public struct AnyRoomPlugin: Sendable {
         wire = plugin.wire
         defaultPolicy = plugin.defaultPolicy
         chatroom = plugin.chatroom
+        eventTypes = plugin.eventTypes
         routeSignatures = plugin.routes().map { ($0.path, $0.methods) }
         binder = { reader in BoundPlugin(plugin, settings: plugin.readSettings(reader)) }
     }
@@ -46,6 +48,7 @@ public struct BoundPlugin: Sendable {
     public let id: String
     public let wire: WireStyle
     public let chatroom: ChatroomPolicy
+    public let eventTypes: [String]
     /// The settings as read, for operators and tests (`String(describing:)`).
     public let settingsDescription: String
 
@@ -66,6 +69,7 @@ public struct BoundPlugin: Sendable {
         id = plugin.id
         wire = plugin.wire
         chatroom = plugin.chatroom
+        eventTypes = plugin.eventTypes
         settingsDescription = String(describing: settings)
         routeHandlers = plugin.routes().map { route in
             { parts in try await route.handle(parts.call(settings: settings)) }

@@ -17,6 +17,9 @@ public protocol RoomPlugin: Sendable {
     /// Whether the engine gives each room an IM chatroom (opened on every
     /// create path, closed on every close path).
     var chatroom: ChatroomPolicy { get }
+    /// The webhook event types this plugin emits (`OutboxMessage.event`),
+    /// named `<id>.<thing>.<what happened>`: tenants subscribe to them by name.
+    var eventTypes: [String] { get }
 
     /// Reads this plugin's own settings from its table in a tenant file, once,
     /// when tenants load; problems are reported on the reader, never thrown.
@@ -57,6 +60,8 @@ public protocol RoomPlugin: Sendable {
 
 extension RoomPlugin {
     public var chatroom: ChatroomPolicy { .none }
+
+    public var eventTypes: [String] { [] }
 
     public func clientError(for error: RoomError) -> ClientError? { nil }
 

@@ -52,7 +52,7 @@ public struct ProviderStateStore: Sendable {
                 messages += try await enabled.plugin.providerEvent(event, parts)
             }
         }
-        try await OutboxStore.enqueue(messages, tenantID: tenantID, now: now, on: connection, logger: database.logger)
+        try await OutboxStore.enqueue(messages, tenantID: tenantID, webhooks: tenant.webhooks, now: now, on: connection, logger: database.logger)
         return !messages.isEmpty
     }
 

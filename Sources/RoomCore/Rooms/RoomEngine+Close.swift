@@ -10,7 +10,7 @@ extension RoomEngine {
     /// Returns the side effects by tenant; the caller writes them to the outbox.
     func closeRooms(_ rooms: [Room], reason: CloseReason, actor: Actor, connection: PostgresConnection, now: Date) async throws -> [(tenantID: TenantID, messages: [OutboxMessage])] {
         guard !rooms.isEmpty else { return [] }
-        let writes = RoomWrites(connection: connection, logger: database.logger)
+        let writes = writes(on: connection)
         try await writes.close(rooms, reason: reason, actor: actor, now: now)
         var effects: [(tenantID: TenantID, messages: [OutboxMessage])] = []
         let groups = Dictionary(grouping: rooms) { GroupKey(tenantID: $0.tenantID, pluginID: $0.pluginID) }

@@ -16,7 +16,7 @@ extension RoomEngine {
     ) async throws -> Result {
         let now = clock.now()
         let (result, queued): (Result, Bool) = try await database.transaction { connection in
-            let writes = RoomWrites(connection: connection, logger: database.logger)
+            let writes = writes(on: connection)
             guard let room = try await writes.lockRoom(tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
             let transaction = RoomTransaction(room: room, connection: connection, now: now, logger: database.logger)

@@ -33,7 +33,7 @@ extension RoomEngine {
             // A batch of a thousand rooms is background work: it may take
             // longer than the pool's limit for a client's statement.
             try await connection.run("SET LOCAL statement_timeout = '60s'", logger: database.logger)
-            let writes = RoomWrites(connection: connection, logger: database.logger)
+            let writes = writes(on: connection)
             var closing: [CloseReason: [Room]] = [:]
             var released: [Room] = []
             for room in try await claim(writes) {
@@ -45,6 +45,7 @@ extension RoomEngine {
             }
             try await writes.releaseReservations(released)
             try await writes.events(released, kind: "reservation-lapsed", actor: .system, detail: ["action": "release"], at: now)
+            try await writes.events(closing[.lapsed] ?? [], kind: "reservation-lapsed", actor: .system, detail: ["action": "close"], at: now)
             var queued = false
             for (reason, rooms) in closing.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 for (tenantID, messages) in try await self.closeRooms(rooms, reason: reason, actor: .system, connection: connection, now: now) {

@@ -30,6 +30,11 @@ public struct RoomEngine: Sendable {
 
     public var store: RoomStore { RoomStore(database: database) }
 
+    /// The transition SQL on `connection`, publishing to each tenant's webhooks.
+    func writes(on connection: PostgresConnection) -> RoomWrites {
+        RoomWrites(connection: connection, logger: database.logger, webhooks: { [tenants] in tenants($0)?.webhooks ?? [] })
+    }
+
     // MARK: create
 
     /// Creates a room on every path (client route or admin API): the plugin
@@ -57,7 +62,7 @@ public struct RoomEngine: Sendable {
         if spec.id == nil { spec.id = try await allocateRoomID(tenant.id) }
         do {
             let (room, queued) = try await database.transaction { connection in
-                let writes = RoomWrites(connection: connection, logger: database.logger)
+                let writes = writes(on: connection)
                 try await writes.checkRoomLimits(tenant.id, pluginID: spec.pluginID, owner: spec.owner, policy: enabled.policy, now: now)
                 let room = try await writes.insertRoom(spec, tenantID: tenant.id, capacity: capacity, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
                 try await writes.event(room, kind: "created", actor: actor, detail: ["name": room.name, "owner": room.owner], at: now)
@@ -200,7 +205,7 @@ public struct RoomEngine: Sendable {
     ) async throws -> Room {
         let now = clock.now()
         let (kind, room, queued): (String, Room, Bool) = try await database.transaction { connection in
-            let writes = RoomWrites(connection: connection, logger: database.logger)
+            let writes = writes(on: connection)
             guard let snapshot = try await writes.lockSnapshot(tenant.id, roomID, account: account),
                   pluginID == nil || snapshot.room.pluginID == pluginID else { throw RoomError.notFound }
             let decision = try RoomLifecycle.decide(command, on: snapshot, now: now).get()

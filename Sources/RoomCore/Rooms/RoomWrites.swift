@@ -6,6 +6,9 @@ import PostgresNIO
 struct RoomWrites {
     let connection: PostgresConnection
     let logger: Logger
+    /// Each tenant's webhook endpoints: the engine's events reach them
+    /// through the outbox, in the transaction that writes the event.
+    var webhooks: @Sendable (TenantID) -> [WebhookEndpoint] = { _ in [] }
 
     /// The room row locked for this transaction, with what the lifecycle
     /// needs. The lock is taken in a statement of its own: under READ
@@ -129,6 +132,7 @@ struct RoomWrites {
             INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
             SELECT tenant_id, room_id, \(now), 'closed', \(actor.description), \(detail)::jsonb FROM closed
             """, logger: logger)
+        try await publish(rooms, kind: "closed", actor: actor, detail: ["reason": reason.rawValue], at: now)
     }
 
     func releaseReservations(_ rooms: [Room]) async throws {
@@ -161,6 +165,7 @@ struct RoomWrites {
             INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
             VALUES (\(room.tenantID), \(room.id), \(at), \(kind), \(actor.description), \(JSONValue.object(detail.mapValues(JSONValue.string)).jsonText)::jsonb)
             """, logger: logger)
+        try await publish([room], kind: kind, actor: actor, detail: detail, at: at)
     }
 
     /// One multi-row insert for a batch of rooms (the sweeper closes hundreds at once).
@@ -172,9 +177,27 @@ struct RoomWrites {
             SELECT t, r, \(at), \(kind), \(actor.description), \(JSONValue.object(detail.mapValues(JSONValue.string)).jsonText)::jsonb
             FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, r)
             """, logger: logger)
+        try await publish(rooms, kind: kind, actor: actor, detail: detail, at: at)
+    }
+
+    /// The webhook entries of an engine event on `rooms`, for the endpoints
+    /// of each room's tenant that want it (nothing to write for most tenants).
+    private func publish(_ rooms: [Room], kind: String, actor: Actor, detail: [String: String], at: Date) async throws {
+        guard let (type, extra) = WebhookEventTypes.type(ofTimelineKind: kind) else { return }
+        for (tenantID, group) in Dictionary(grouping: rooms, by: \.tenantID).sorted(by: { $0.key < $1.key }) {
+            let endpoints = webhooks(tenantID)
+            guard endpoints.contains(where: { $0.wants(type) }) else { continue }
+            let messages = group.flatMap { room in
+                var data = detail.mapValues(JSONValue.string).merging(extra) { _, new in new }
+                data["plugin"] = .string(room.pluginID)
+                data["actor"] = .string(actor.description)
+                return EventNotice(tenantID: tenantID, roomID: room.id, type: type, at: at, data: data).deliveries(to: endpoints)
+            }
+            try await OutboxStore.enqueue(messages, tenantID: tenantID, webhooks: endpoints, now: at, on: connection, logger: logger)
+        }
     }
 
     func enqueue(_ messages: [OutboxMessage], tenantID: TenantID, now: Date) async throws {
-        try await OutboxStore.enqueue(messages, tenantID: tenantID, now: now, on: connection, logger: logger)
+        try await OutboxStore.enqueue(messages, tenantID: tenantID, webhooks: webhooks(tenantID), now: now, on: connection, logger: logger)
     }
 }

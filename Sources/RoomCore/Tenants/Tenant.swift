@@ -14,12 +14,15 @@ public struct Tenant: Sendable {
     public let callbacks: [String: any CallbackVerifier]
     /// How long what no longer serves anyone is kept (`[retention]`).
     public let retention: RetentionPolicy
+    /// Where the tenant's back end hears about its rooms (`[webhooks.<name>]`).
+    public let webhooks: [WebhookEndpoint]
 
     public init(
         id: TenantID, name: String, file: String, adminKeyHashes: [String], im: any IMProvider,
         live: any LiveProvider, intercom: any IntercomProvider, plugins: [String: EnabledPlugin], callbacks: [String: any CallbackVerifier] = [:],
-        retention: RetentionPolicy = .init()
+        retention: RetentionPolicy = .init(), webhooks: [WebhookEndpoint] = []
     ) {
+        self.webhooks = webhooks
         self.retention = retention
         self.id = id
         self.name = name
@@ -33,6 +36,8 @@ public struct Tenant: Sendable {
     }
 
     public func plugin(_ id: String) -> EnabledPlugin? { plugins[id] }
+
+    public func webhook(_ name: String) -> WebhookEndpoint? { webhooks.first { $0.name == name } }
 
     /// The tenant's IM adapter as its concrete type, under the time limit
     /// every call goes through (the local IM's own endpoint needs it).

@@ -60,12 +60,14 @@ public struct TenantLoader: Sendable {
         let intercom = intercomProvider(providers, tenant: id)
         let plugins = enabledPlugins(root.table("plugins"))
         let retention = RetentionPolicy(root.table("retention"))
+        let eventTypes = Set(WebhookEventTypes.core + plugins.values.flatMap(\.plugin.eventTypes))
+        let webhooks = WebhookEndpoint.read(root.table("webhooks"), known: eventTypes)
         let issues = root.issues
         guard issues.isEmpty, let im, let live, let intercom else { return (nil, issues) }
         var callbacks: [String: any CallbackVerifier] = [:]
         for verifier in [im.base, live].compactMap({ $0 as? any CallbackVerifier }) { callbacks[verifier.callbackName] = verifier }
         return (Tenant(id: id, name: name, file: file, adminKeyHashes: keys, im: im, live: live, intercom: intercom,
-                       plugins: plugins, callbacks: callbacks, retention: retention), [])
+                       plugins: plugins, callbacks: callbacks, retention: retention, webhooks: webhooks), [])
     }
 
     public static func isValidID(_ id: String) -> Bool {

@@ -17,6 +17,8 @@ public struct Roomkeeper: Sendable {
     public let logger: Logger
     /// This instance's fan-out of local-IM events to its WebSocket clients.
     public let hub: LocalIMHub
+    /// How webhook deliveries leave.
+    public var webhookSender: any WebhookSender = HTTPWebhookSender()
 
     public init(database: Database, registry: PluginRegistry, tenants: TenantDirectory, clock: any RoomClock, options: ServerOptions, logger: Logger) {
         let engine = RoomEngine(database: database, clock: clock, registry: registry, tenants: { tenants[$0] }, outboxSignal: options.dispatcher.signal)
@@ -67,10 +69,13 @@ public struct Roomkeeper: Sendable {
 
     public func dispatcher(deliverer: (any OutboxDeliverer)? = nil) -> OutboxDispatcher {
         let tenants = services.tenants
+        let clock = services.clock
+        var configuration = options.dispatcher
+        configuration.webhooks = { tenants[$0]?.webhooks ?? [] }
         return OutboxDispatcher(
             store: OutboxStore(database: services.database),
-            deliverer: deliverer ?? ProviderOutboxDeliverer(tenants: { tenants[$0] }),
-            clock: services.clock, configuration: options.dispatcher, logger: logger)
+            deliverer: deliverer ?? ProviderOutboxDeliverer(tenants: { tenants[$0] }, webhooks: webhookSender, now: { clock.now() }),
+            clock: clock, configuration: configuration, logger: logger)
     }
 
     public func buildRouter() throws -> Router<RoomRequestContext> {
