@@ -97,6 +97,42 @@ import Testing
         ])
     }
 
+    /// #18: webhook endpoints are checked like everything else, and a
+    /// malformed secret is reported without its value.
+    @Test func webhookEndpointsAreValidated() async throws {
+        let good = StandardWebhooks.Secret.generate()
+        let bad = "whsec_not-base64-at-all"
+        let environment = ["HOOK_SECRETS": good + " " + bad, "GOOD_SECRET": good]
+        let database = try await TestDatabase.shared()
+        let loader = TenantLoader(registry: TestTenants.registry, providers: StandardProviderCatalog(database: database, clock: SystemClock()),
+                                  environment: environment)
+        let text = TestTenants.file(id: "hooked", pluginTable: """
+            [plugins.test-rooms]
+            [webhooks.backend]
+            url = "ftp://example.com/x"
+            secretEnv = "HOOK_SECRETS"
+            events = ["room.created", "room.exploded"]
+            [webhooks."Bad Name"]
+            url = "https://example.com"
+            secretEnv = "GOOD_SECRET"
+            """)
+        let (tenant, issues) = loader.parse(id: "hooked", file: "hooked.toml", text: text)
+        #expect(tenant == nil)
+        #expect(Set(issues.map(\.field)) == ["webhooks.backend.url", "webhooks.backend.secretEnv", "webhooks.backend.events[1]", "webhooks.Bad Name"])
+        #expect(!issues.contains { $0.message.contains(bad) || $0.message.contains(good) }, "no secret in a message")
+
+        let fine = TestTenants.file(id: "hooked", pluginTable: """
+            [plugins.test-rooms]
+            [webhooks.backend]
+            url = "https://example.com/hook"
+            secretEnv = "GOOD_SECRET"
+            """)
+        let (loaded, none) = loader.parse(id: "hooked", file: "hooked.toml", text: fine)
+        #expect(none.isEmpty, "\(none)")
+        let endpoint = try #require(loaded?.webhook("backend"))
+        #expect(endpoint.wants("member.joined") && endpoint.secrets.count == 1, "every event by default")
+    }
+
     @Test func syntaxErrorsNameTheLine() async throws {
         let (tenant, issues) = try await loader().parse(id: "broken", file: "broken.toml", text: "name = \"x\"\n[plugins\n")
         #expect(tenant == nil)
@@ -141,5 +177,24 @@ import Testing
         #expect(statements[0].hasSuffix("DEFAULT 'a;b')"))
         #expect(statements[1].contains("$$ SELECT 1; $$"))
         #expect(statements[2] == #"INSERT INTO "we;ird" VALUES ('it''s; fine')"#)
+    }
+}
+
+/// The Standard Webhooks signature, checked against the specification's
+/// published example (standard-webhooks/standard-webhooks, libraries' tests).
+@Suite struct StandardWebhooksTests {
+    @Test func signsAsTheSpecificationsExample() throws {
+        let secret = try #require(StandardWebhooks.Secret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
+        let signature = StandardWebhooks.signature(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1_614_265_330,
+                                                   body: Array(#"{"test": 2432232314}"#.utf8), secret: secret)
+        #expect(signature == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+    }
+
+    @Test func everySecretSignsDuringARotation() throws {
+        let secrets = [StandardWebhooks.Secret.generate(), StandardWebhooks.Secret.generate()].compactMap(StandardWebhooks.Secret.init)
+        let headers = Dictionary(uniqueKeysWithValues: StandardWebhooks.headers(id: "msg_1", timestamp: 1, body: Array("{}".utf8), secrets: secrets))
+        #expect(headers["webhook-signature"]?.split(separator: " ").count == 2)
+        #expect(StandardWebhooks.Secret("whsec_c2hvcnQ=") == nil, "too short a secret is refused")
+        #expect(StandardWebhooks.Secret("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") == nil, "the prefix is required")
     }
 }

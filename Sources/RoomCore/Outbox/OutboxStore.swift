@@ -47,9 +47,11 @@ public struct OutboxStore: Sendable {
     /// only if it commits, and in order per room within each lane. A plugin's
     /// `.event` is recorded on the room's timeline here and becomes one
     /// webhook entry per endpoint in `webhooks` that wants it.
+    /// Returns the ids of the entries written.
+    @discardableResult
     public static func enqueue(_ messages: [OutboxMessage], tenantID: TenantID, webhooks: [WebhookEndpoint], now: Date,
-                               on connection: PostgresConnection, logger: Logger) async throws {
-        guard !messages.isEmpty else { return }
+                               on connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
+        guard !messages.isEmpty else { return [] }
         var stored: [OutboxMessage] = []
         var timeline: [(roomID: RoomID, event: PluginEvent)] = []
         for message in messages {
@@ -69,14 +71,16 @@ public struct OutboxStore: Sendable {
                 ORDER BY n
                 """, logger: logger)
         }
-        guard !stored.isEmpty else { return }
-        try await connection.run("""
+        guard !stored.isEmpty else { return [] }
+        let rows = try await connection.run("""
             INSERT INTO outbox (tenant_id, room_id, kind, lane, payload, next_attempt_at, created_at)
             SELECT \(tenantID), NULLIF(r, 0), k, l, p::jsonb, \(now), \(now)
             FROM unnest(\(stored.map { $0.roomID ?? 0 })::bigint[], \(stored.map(\.effect.kind))::text[], \(stored.map(\.effect.lane))::text[],
                         \(stored.map(\.effect.payload))::text[]) WITH ORDINALITY AS u(r, k, l, p, n)
             ORDER BY n
-            """, logger: logger)
+            RETURNING outbox_id
+            """, logger: logger).collect()
+        return try rows.decode(Int64.self)
     }
 
     /// One delivery attempt as the dispatcher saw it.
@@ -159,11 +163,12 @@ public struct OutboxStore: Sendable {
     }
 
     /// Newest first.
-    public func list(_ tenantID: TenantID, status: OutboxEntry.Status?, before: Int64?, limit: Int) async throws -> [OutboxEntry] {
+    public func list(_ tenantID: TenantID, status: OutboxEntry.Status?, kind: String? = nil, before: Int64?, limit: Int) async throws -> [OutboxEntry] {
         let rows = try await database.query("""
             SELECT \(unescaped: Self.columns) FROM outbox
             WHERE tenant_id = \(tenantID)
               AND (\(status?.rawValue)::text IS NULL OR status = \(status?.rawValue))
+              AND (\(kind)::text IS NULL OR kind = \(kind))
               AND (\(before)::bigint IS NULL OR outbox_id < \(before))
             ORDER BY outbox_id DESC LIMIT \(limit)
             """)

@@ -71,7 +71,7 @@ public struct RoomEngine: Sendable {
                 }
                 if spec.ownerJoins {
                     try await writes.join(room, room.owner, role: "owner", claimsReservation: false, now: now)
-                    try await writes.event(room, kind: "joined", actor: actor, detail: ["role": "owner"], at: now)
+                    try await writes.event(room, kind: "joined", actor: actor, detail: ["role": "owner", "account": room.owner], at: now)
                 }
                 let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
                 let messages = try await enabled.plugin.created(room, spec.options, parts)
@@ -135,7 +135,7 @@ public struct RoomEngine: Sendable {
         let room = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .join(account, inIMChatroom: inIMChatroom)) { writes, room, decision, hook in
             guard case .join(let claims) = decision else { return [] }
             try await writes.join(room, account, role: role, claimsReservation: claims, now: hook.now)
-            try await writes.event(room, kind: "joined", actor: .account(account), detail: ["role": role], at: hook.now)
+            try await writes.event(room, kind: "joined", actor: .account(account), detail: ["role": role, "account": account], at: hook.now)
             joined = true
             return try await hook.plugin.joined(account, room, hook.parts)
         }
@@ -148,7 +148,7 @@ public struct RoomEngine: Sendable {
         let actor = actor ?? .account(account)
         _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, actor: actor, .leave(account)) { writes, room, _, hook in
             try await writes.removeMember(room, account, status: .left, wasJoined: true, now: hook.now)
-            try await writes.event(room, kind: "left", actor: actor, at: hook.now)
+            try await writes.event(room, kind: "left", actor: actor, detail: ["account": account], at: hook.now)
             return try await hook.plugin.left(account, room, hook.parts)
         }
     }

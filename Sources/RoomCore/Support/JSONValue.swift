@@ -60,6 +60,11 @@ extension JSONValue {
         return object[key]
     }
 
+    public var arrayValue: [JSONValue]? {
+        if case .array(let array) = self { return array }
+        return nil
+    }
+
     public var object: [String: JSONValue]? {
         if case .object(let object) = self { return object }
         return nil

@@ -34,6 +34,10 @@ public final class SettingsReader {
 
     public func has(_ key: String) -> Bool { table[key] != nil }
 
+    /// Marks `key` read without reading it (a table refused as a whole, whose
+    /// own keys would only repeat the problem).
+    public func skip(_ key: String) { read.insert(key) }
+
     public func string(_ key: String, default fallback: String) -> String {
         optionalString(key) ?? fallback
     }

@@ -43,11 +43,12 @@ public struct WebhookEndpoint: Sendable {
     /// the event types this tenant's configuration can produce.
     static func read(_ section: SettingsReader, known: Set<String>) -> [WebhookEndpoint] {
         section.keys.compactMap { name in
-            let table = section.table(name)
             guard isValidName(name) else {
+                section.skip(name)
                 section.report(name, "endpoint names are 1-64 characters of a-z, 0-9, - and _")
                 return nil
             }
+            let table = section.table(name)
             let url = table.string("url", default: "")
             let parsed = URLComponents(string: url)
             if !(parsed?.scheme == "https" || parsed?.scheme == "http") || (parsed?.host ?? "").isEmpty || parsed?.user != nil || parsed?.password != nil {

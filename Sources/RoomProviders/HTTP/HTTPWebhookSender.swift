@@ -12,7 +12,7 @@ public struct HTTPWebhookSender: WebhookSender {
     private static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
-        configuration.timeout.connect = .seconds(5)
+        configuration.timeout.connect = .seconds(3)
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 

@@ -28,6 +28,7 @@ struct AdminAPI: Sendable {
         registerTenantRoutes(admin)
         registerRoomRoutes(admin.group("tenants/:tenant/rooms"))
         registerOutboxRoutes(admin.group("tenants/:tenant"))
+        registerWebhookRoutes(admin.group("tenants/:tenant"))
         registerAccountRoutes(admin.group("tenants/:tenant/accounts"))
     }
 

@@ -13,7 +13,7 @@ enum AdminContract {
   },
   "servers": [{"url": "/"}],
   "security": [{"bearer": []}],
-  "tags": [{"name": "admin"}],
+  "tags": [{"name": "admin"}, {"name": "webhooks", "description": "Signed deliveries to tenants' back ends (Standard Webhooks)"}],
   "paths": {
     "/admin/v1/openapi.json": {
       "get": {
@@ -212,7 +212,7 @@ enum AdminContract {
     "/admin/v1/tenants/{tenant}/outbox": {
       "get": {
         "operationId": "listOutbox",
-        "summary": "A tenant's outbox entries (side effects for IM and media vendors), newest first",
+        "summary": "A tenant's outbox entries (side effects for IM and media vendors, webhook deliveries), newest first",
         "tags": ["admin"],
         "responses": {
           "200": {
@@ -228,6 +228,7 @@ enum AdminContract {
         "parameters": [
           {"$ref": "#/components/parameters/tenant"},
           {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["pending", "delivered", "dead"]}},
+          {"name": "kind", "in": "query", "schema": {"type": "string", "enum": ["im", "live", "webhook"]}},
           {"$ref": "#/components/parameters/limit"},
           {"$ref": "#/components/parameters/cursor"}
         ]
@@ -259,6 +260,89 @@ enum AdminContract {
             "required": true,
             "schema": {"type": "integer", "format": "int64", "minimum": 1}
           }
+        ]
+      }
+    },
+    "/admin/v1/tenants/{tenant}/outbox/{entry}/attempts": {
+      "get": {
+        "operationId": "listOutboxAttempts",
+        "summary": "An outbox entry's delivery attempts, newest first: outcome, latency and, for webhooks, the receiver's status",
+        "tags": ["webhooks"],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AttemptPage"}}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
+        },
+        "parameters": [{"$ref": "#/components/parameters/tenant"}, {"$ref": "#/components/parameters/entry"}, {"$ref": "#/components/parameters/limit"}]
+      }
+    },
+    "/admin/v1/tenants/{tenant}/outbox/replay": {
+      "post": {
+        "operationId": "replayDeadOutbox",
+        "summary": "Deliver again every dead entry written since a time (of one webhook endpoint, when named), in order",
+        "tags": ["webhooks"],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Replayed"}}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
+        },
+        "parameters": [{"$ref": "#/components/parameters/tenant"}],
+        "requestBody": {
+          "required": true,
+          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Replay"}}}
+        }
+      }
+    },
+    "/admin/v1/tenants/{tenant}/webhooks": {
+      "get": {
+        "operationId": "listWebhookEndpoints",
+        "summary": "A tenant's webhook endpoints as its file configures them (never their secrets)",
+        "tags": ["webhooks"],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WebhookEndpointPage"}}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
+        },
+        "parameters": [{"$ref": "#/components/parameters/tenant"}]
+      }
+    },
+    "/admin/v1/tenants/{tenant}/webhooks/{endpoint}/test": {
+      "post": {
+        "operationId": "sendTestWebhook",
+        "summary": "Queue a signed `webhook.test` event for one endpoint; follow it in the outbox",
+        "tags": ["webhooks"],
+        "responses": {
+          "202": {
+            "description": "Queued",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OutboxEntry"}}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
+        },
+        "parameters": [
+          {"$ref": "#/components/parameters/tenant"},
+          {"name": "endpoint", "in": "path", "required": true, "schema": {"type": "string", "minLength": 1, "maxLength": 64}}
         ]
       }
     },
@@ -326,6 +410,12 @@ enum AdminContract {
       },
       "room": {
         "name": "room",
+        "in": "path",
+        "required": true,
+        "schema": {"type": "integer", "format": "int64", "minimum": 1}
+      },
+      "entry": {
+        "name": "entry",
         "in": "path",
         "required": true,
         "schema": {"type": "integer", "format": "int64", "minimum": 1}
@@ -612,6 +702,56 @@ enum AdminContract {
           },
           "outbox": {"type": "object", "additionalProperties": {"type": "integer"}}
         }
+      },
+      "Attempt": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["attempt", "at", "outcome", "latencyMs"],
+        "properties": {
+          "attempt": {"type": "integer", "minimum": 0},
+          "at": {"type": "string", "format": "date-time"},
+          "outcome": {"type": "string", "enum": ["delivered", "retry", "dead"]},
+          "statusCode": {"type": ["integer", "null"], "description": "The receiver's HTTP status (webhooks); null when it did not answer"},
+          "latencyMs": {"type": "integer", "minimum": 0},
+          "error": {"type": ["string", "null"]}
+        }
+      },
+      "AttemptPage": {
+        "type": "object",
+        "required": ["items", "nextCursor"],
+        "additionalProperties": false,
+        "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/Attempt"}}, "nextCursor": {"type": "null"}}
+      },
+      "WebhookEndpoint": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name", "url", "events", "signingSecrets"],
+        "properties": {
+          "name": {"type": "string"},
+          "url": {"type": "string", "format": "uri"},
+          "events": {"type": "array", "items": {"type": "string"}, "description": "Event types sent; \"*\" for all"},
+          "signingSecrets": {"type": "integer", "minimum": 0, "description": "Signatures per delivery: two while a secret is rotated"}
+        }
+      },
+      "WebhookEndpointPage": {
+        "type": "object",
+        "required": ["items", "nextCursor"],
+        "additionalProperties": false,
+        "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/WebhookEndpoint"}}, "nextCursor": {"type": "null"}}
+      },
+      "Replay": {
+        "type": "object",
+        "required": ["since"],
+        "properties": {
+          "since": {"type": "string", "format": "date-time", "description": "Dead entries written at or after this time"},
+          "endpoint": {"type": "string", "description": "Only this webhook endpoint's dead letters"}
+        }
+      },
+      "Replayed": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["replayed"],
+        "properties": {"replayed": {"type": "integer", "minimum": 0}}
       },
       "Revoked": {
         "type": "object",

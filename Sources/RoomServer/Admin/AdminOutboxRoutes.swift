@@ -20,13 +20,15 @@ extension AdminAPI {
                 }
                 status = parsed
             }
+            let kind = query.get("kind")
+            if let kind, !["im", "live", "webhook"].contains(kind) { throw Problem.invalid("kind", "must be one of im, live, webhook") }
             let limit = try Self.limit(query.get("limit"))
             var before: Int64?
             if let cursor = query.get("cursor") {
                 guard let value = Int64(cursor) else { throw Problem.invalid("cursor", "must be a cursor from nextCursor") }
                 before = value
             }
-            let entries = try await outbox.list(tenant.id, status: status, before: before, limit: limit + 1)
+            let entries = try await outbox.list(tenant.id, status: status, kind: kind, before: before, limit: limit + 1)
             let items = Array(entries.prefix(limit))
             return Page(items: items.map(OutboxDTO.init), nextCursor: entries.count > limit ? items.last.map { String($0.id) } : nil)
         }

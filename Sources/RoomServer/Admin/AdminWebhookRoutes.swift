@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+import RoomCore
+
+/// A tenant's webhook endpoints as configured, a test event for one, the
+/// attempts of any outbox entry, and replaying dead letters since a time.
+extension AdminAPI {
+    struct WebhookEndpointDTO: Encodable {
+        let name: String
+        let url: String
+        let events: [String]
+        /// How many secrets sign each delivery (two while one is rotated); never the secrets.
+        let signingSecrets: Int
+    }
+
+    struct AttemptDTO: Encodable {
+        let attempt: Int
+        let at: Date
+        let outcome: String
+        let statusCode: Int?
+        let latencyMs: Int
+        let error: String?
+    }
+
+    struct ReplayBody: Decodable {
+        let since: String
+        let endpoint: String?
+    }
+
+    struct ReplayedDTO: ResponseEncodable {
+        let replayed: Int
+    }
+
+    func registerWebhookRoutes(_ group: RouterGroup<RoomRequestContext>) {
+        group.get("webhooks") { _, context -> Page<WebhookEndpointDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            return Page(items: tenant.webhooks.map {
+                WebhookEndpointDTO(name: $0.name, url: $0.url, events: $0.events.sorted(), signingSecrets: $0.secrets.count)
+            }, nextCursor: nil)
+        }
+
+        group.post("webhooks/:endpoint/test") { _, context -> EditedResponse<OutboxDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            let name = try context.parameters.require("endpoint")
+            guard let endpoint = tenant.webhook(name) else { throw Problem.notFound("no webhook endpoint \(name) in tenant \(tenant.id)") }
+            guard let entry = try await outbox.enqueueTest(tenant, endpoint: endpoint, now: services.clock.now()) else {
+                throw Problem.notFound("no webhook endpoint \(name) in tenant \(tenant.id)")
+            }
+            services.engine.outboxSignal.wake()
+            return EditedResponse(status: .accepted, response: OutboxDTO(entry))
+        }
+
+        group.get("outbox/:entry/attempts") { request, context -> Page<AttemptDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            let id = try context.parameters.requireInt64("entry")
+            let limit = try Self.limit(request.uri.queryParameters.get("limit"))
+            guard try await outbox.entry(tenant.id, id) != nil else { throw Problem.notFound("no outbox entry \(id) in tenant \(tenant.id)") }
+            let rows = try await outbox.attempts(tenant.id, id, limit: limit)
+            return Page(items: rows.map {
+                AttemptDTO(attempt: $0.attempt, at: $0.at, outcome: $0.outcome, statusCode: $0.statusCode, latencyMs: $0.latencyMS, error: $0.error)
+            }, nextCursor: nil)
+        }
+
+        group.post("outbox/replay") { request, context -> ReplayedDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            let body = try await request.decodeJSON(ReplayBody.self, context: context)
+            guard let since = Self.parseTimestamp(body.since) else {
+                throw Problem.invalid("since", "must be an RFC 3339 date-time such as 2026-11-24T10:00:00Z")
+            }
+            if let endpoint = body.endpoint, tenant.webhook(endpoint) == nil {
+                throw Problem.invalid("endpoint", "names no webhook endpoint of tenant \(tenant.id)")
+            }
+            let replayed = try await outbox.replayDead(tenant.id, since: since, endpoint: body.endpoint, now: services.clock.now())
+            if replayed > 0 { services.engine.outboxSignal.wake() }
+            return ReplayedDTO(replayed: replayed)
+        }
+    }
+
+    static func parseTimestamp(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}
