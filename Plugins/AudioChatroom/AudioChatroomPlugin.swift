@@ -47,6 +47,9 @@ public struct AudioChatroomPlugin: RoomPlugin {
     /// room-closed attachment the shipped app expects.
     public var chatroom: ChatroomPolicy { .perRoom(closeNotice: #"{"type":1}"#) }
 
+    public static let seatChanged = "audio-chatroom.seat.changed"
+    public var eventTypes: [String] { [Self.seatChanged] }
+
     /// A room shows a picture: the one asked for, or one of the tenant's.
     public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
         if let asked = spec.options["thumbnail"], !(1...1_024).contains(asked.string?.utf8.count ?? 0) {

@@ -86,6 +86,10 @@ enum SeatRoutes {
             try await store.save(outcome.seat, room.tenantID, room.id, now: tx.now)
             tx.emit(.im(.queuePut(chatroom: chatroom, key: MicSeats.queueKey(outcome.seat.index), value: MicSeats.queueValue(outcome.seat), operator: room.owner),
                         roomID: room.id))
+            tx.emit(.event(AudioChatroomPlugin.seatChanged, roomID: room.id, actor: .account(account.accid), data: [
+                "seat": .number(Double(outcome.seat.index)), "status": .number(Double(outcome.seat.status)),
+                "account": outcome.seat.member.map { .string($0.account) } ?? .null, "command": .string(command.name),
+            ]))
             if let attach = outcome.notifyHost {
                 tx.emit(.im(.notification(from: account.accid, to: room.owner, attach: attach, storeOffline: false), roomID: room.id))
             }

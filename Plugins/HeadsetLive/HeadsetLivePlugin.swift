@@ -36,6 +36,9 @@ public struct HeadsetLivePlugin: RoomPlugin {
     /// Viewers chat in the room's IM chatroom; the engine opens and closes it.
     public var chatroom: ChatroomPolicy { .perRoom(closeNotice: nil) }
 
+    public static let streamStarted = "headset-live.stream.started", streamCut = "headset-live.stream.cut"
+    public var eventTypes: [String] { [Self.streamStarted, Self.streamCut] }
+
     /// A live room is a bound device's (`options.deviceId`); its TTL is its
     /// deadline, and it idles towards an early expiry until a push starts.
     public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
@@ -90,11 +93,13 @@ public struct HeadsetLivePlugin: RoomPlugin {
         let rows = try await hook.connection.run("""
             SELECT room_id, deadline FROM headset_rooms WHERE tenant_id = \(hook.tenantID) AND stream = \(stream) AND active
             """, logger: hook.logger).collect()
+        var events: [OutboxMessage] = []
         for (roomID, deadline) in try rows.decode((Int64, Date).self) {
             let expiry = live ? deadline : min(deadline, hook.now.addingTimeInterval(TimeInterval(hook.settings.idleTimeoutSeconds)))
             try await RoomDeadline.set(roomID, to: expiry, reason: live ? "stream started" : "stream cut", hook: hook)
+            events.append(.event(live ? Self.streamStarted : Self.streamCut, roomID: roomID, data: ["stream": .string(stream)]))
         }
-        return []
+        return events
     }
 }
 

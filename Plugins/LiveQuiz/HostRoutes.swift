@@ -104,6 +104,10 @@ enum HostRoutes {
                 let windowEndsAt = tx.now.addingTimeInterval(TimeInterval(call.settings.answerWindowSeconds))
                 guard try await writes.publish(game.roomID, question: question.id, at: tx.now, windowEndsAt: windowEndsAt) else { throw ClientError(code: NetEase.badParameter, message: "question \(questionID) was published already") }
                 tx.emit(QuizMessages.chatroom(message, room: tx.room))
+                // Never the right answer: that goes out with the results.
+                tx.emit(.event(LiveQuizPlugin.questionPublished, roomID: room.id, data: [
+                    "questionId": .number(Double(question.id)), "answerWindowEndsAt": .string(ISO8601DateFormatter().string(from: windowEndsAt)),
+                ]))
             }
             return EmptyObject()
         },
@@ -122,6 +126,15 @@ enum HostRoutes {
                 let writes = QuizWrites(connection: tx.connection, tenantID: call.tenant.id, logger: tx.logger)
                 guard try await writes.publishResult(game.roomID, question: outcome.questionId, at: tx.now) else { return }
                 tx.emit(QuizMessages.chatroom(QuizMessages.answer(outcome, time: time), room: tx.room))
+                var results: [String: JSONValue] = [
+                    "questionId": .number(Double(outcome.questionId)), "rightAnswer": .number(Double(outcome.rightAnswer)),
+                    "selectCounts": .array(outcome.options.map { .number(Double($0.selectCount ?? 0)) }),
+                ]
+                if let bonus = outcome.bonusInfo {
+                    results["final"] = .object(["players": .number(Double(bonus.playerCount)), "winners": .number(Double(bonus.winnerCount)),
+                                                "bonusEach": .number(bonus.bonus)])
+                }
+                tx.emit(.event(LiveQuizPlugin.resultsPublished, roomID: room.id, data: results))
                 if let bonus = outcome.bonusInfo {
                     tx.emit(QuizMessages.chatroom(QuizMessages.final(bonus, time: time), room: tx.room))
                 }

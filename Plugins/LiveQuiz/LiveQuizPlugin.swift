@@ -47,6 +47,9 @@ public struct LiveQuizPlugin: RoomPlugin {
     /// Players meet in the game's IM chatroom; the engine opens and closes it.
     public var chatroom: ChatroomPolicy { .perRoom(closeNotice: nil) }
 
+    public static let questionPublished = "live-quiz.question.published", resultsPublished = "live-quiz.results.published"
+    public var eventTypes: [String] { [Self.questionPublished, Self.resultsPublished] }
+
     /// A game needs its device, bonus and host password (`options.deviceId`,
     /// `options.bonus`, `options.password`); `options.questions` is optional.
     public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {

@@ -22,6 +22,15 @@ public struct MusicLessonPlugin: RoomPlugin {
     public init() {}
 
     public var id: String { Self.pluginID }
+
+    public static let lessonOpened = "music-lesson.lesson.opened", lessonOver = "music-lesson.lesson.over"
+    public var eventTypes: [String] { [Self.lessonOpened, Self.lessonOver] }
+
+    /// The teacher's first entry opens the classroom (claims the booking).
+    public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        guard account == room.owner, room.reservation != nil, room.reservation?.claimedAt == nil else { return [] }
+        return [.event(Self.lessonOpened, roomID: room.id, actor: .account(account), data: ["teacher": .string(account)])]
+    }
     public var wire: WireStyle { .netease }
     /// 24 h lessons of two people.
     public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 24 * 3_600, capacity: 2) }
@@ -89,9 +98,10 @@ public struct MusicLessonPlugin: RoomPlugin {
             UPDATE music_lessons SET active = false
             WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(ids)) RETURNING room_id, student, teacher
             """, logger: hook.logger).collect()
-        return try rows.decode((Int64, String, String).self).map { roomID, student, teacher in
-            .im(.notification(from: teacher, to: student, attach: LessonCodes.classOver(roomID), storeOffline: true), roomID: roomID)
-        }
+        return try rows.decode((Int64, String, String).self).flatMap { roomID, student, teacher -> [OutboxMessage] in [
+            .im(.notification(from: teacher, to: student, attach: LessonCodes.classOver(roomID), storeOffline: true), roomID: roomID),
+            .event(Self.lessonOver, roomID: roomID, data: ["reason": .string(reason.rawValue), "teacher": .string(teacher), "student": .string(student)]),
+        ] }
     }
 }
 

@@ -79,6 +79,12 @@ enum MicRoutes {
                 .mapError(clientError).get()
             try await store.save(outcome.changed, room.tenantID, room.id, now: tx.now)
             tx.emit(SealMicMessages.positions(outcome, by: actor, room: tx.room))
+            tx.emit(.event(SealMicPlugin.positionsChanged, roomID: room.id, actor: .account(actor), data: [
+                "positions": .array(outcome.changed.map { position in
+                    .object(["position": .number(Double(position.position)), "holder": position.holder.map(JSONValue.string) ?? .null,
+                             "locked": .bool(position.locked), "muted": .bool(position.muted)])
+                }),
+            ]))
         }
         return true
     }

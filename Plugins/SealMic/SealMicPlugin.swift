@@ -27,6 +27,9 @@ public struct SealMicPlugin: RoomPlugin {
     /// after the room hears SM:RDNtfyMsg.
     public var chatroom: ChatroomPolicy { .perRoom(closeNotice: nil) }
 
+    public static let positionsChanged = "sealmic.mic.changed"
+    public var eventTypes: [String] { [Self.positionsChanged] }
+
     public func readSettings(_ reader: SettingsReader) -> Settings {
         Settings(
             positions: reader.int("positions", default: 8, in: 1...16),

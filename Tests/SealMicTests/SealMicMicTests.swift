@@ -1,5 +1,6 @@
 import Foundation
 import RoomCore
+import SealMic
 import RoomTestSupport
 import Testing
 
@@ -61,6 +62,11 @@ import Testing
             let moved = try await room.observer.next("SM:MPChangeMsg")
             #expect(moved["cmd"] == .number(8) && moved["fromPosition"] == .number(2) && moved["toPosition"] == .number(5))
             #expect(moved.positions[2].1 == 0 && moved.positions[5].1 == 4)
+            // #18: each change is on the room's timeline as the plugin's own event, with the positions it changed.
+            let events = try await fixture.server.server().services.engine.store.events(fixture.server.id(0), try #require(Int64(room.id)))
+            let changes = events.filter { $0.kind == SealMicPlugin.positionsChanged }.compactMap { JSONValue.parse($0.detail)?["positions"]?.arrayValue }
+            #expect(changes.count == 2, "the join and the change")
+            #expect(changes.last?.compactMap { $0["holder"]?.string } == [room.ann.userId], "the change names the new holder once: \(changes)")
 
             #expect(result(try await room.mic("leave", ["targetPosition": 5], as: room.ann)) == .bool(true))
             let down = try await room.observer.next("SM:MPCtrlMsg")
