@@ -346,6 +346,28 @@ enum AdminContract {
         ]
       }
     },
+    "/admin/v1/tenants/{tenant}/activity": {
+      "get": {
+        "operationId": "getActivity",
+        "summary": "Room transitions per minute (created, joined, left, closed) over the last minutes, oldest first",
+        "tags": ["admin"],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Activity"}}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
+        },
+        "parameters": [
+          {"$ref": "#/components/parameters/tenant"},
+          {"name": "minutes", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1440, "default": 60}}
+        ]
+      }
+    },
     "/admin/v1/tenants/{tenant}/stats": {
       "get": {
         "operationId": "getStats",
@@ -752,6 +774,29 @@ enum AdminContract {
         "additionalProperties": false,
         "required": ["replayed"],
         "properties": {"replayed": {"type": "integer", "minimum": 0}}
+      },
+      "Activity": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["tenant", "buckets"],
+        "properties": {
+          "tenant": {"type": "string"},
+          "buckets": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": ["minute", "created", "joined", "left", "closed"],
+              "properties": {
+                "minute": {"type": "string", "format": "date-time"},
+                "created": {"type": "integer", "minimum": 0},
+                "joined": {"type": "integer", "minimum": 0},
+                "left": {"type": "integer", "minimum": 0},
+                "closed": {"type": "integer", "minimum": 0}
+              }
+            }
+          }
+        }
       },
       "Revoked": {
         "type": "object",

@@ -9,6 +9,19 @@ extension AdminAPI {
         let outbox: [String: Int]
     }
 
+    struct ActivityDTO: ResponseEncodable {
+        struct Bucket: Encodable {
+            let minute: Date
+            let created: Int
+            let joined: Int
+            let left: Int
+            let closed: Int
+        }
+
+        let tenant: String
+        let buckets: [Bucket]
+    }
+
     func registerOutboxRoutes(_ group: RouterGroup<RoomRequestContext>) {
         group.get("outbox") { request, context -> Page<OutboxDTO> in
             let tenant = try context.authorizedTenant(tenants)
@@ -42,6 +55,20 @@ extension AdminAPI {
                 throw Problem(.conflict, code: "delivery_in_progress", detail: "outbox entry \(existing.id) is being delivered now; retry it if that attempt fails")
             }
             throw Problem(.conflict, code: "already_delivered", detail: "outbox entry \(existing.id) was delivered; there is nothing to retry")
+        }
+
+        group.get("activity") { request, context -> ActivityDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            var minutes = 60
+            if let text = request.uri.queryParameters.get("minutes") {
+                guard let value = Int(text), (1...1440).contains(value) else { throw Problem.invalid("minutes", "must be between 1 and 1440") }
+                minutes = value
+            }
+            let buckets = try await rooms.activity(tenant.id, minutes: minutes, now: services.clock.now())
+            return ActivityDTO(tenant: tenant.id, buckets: buckets.map { bucket in
+                ActivityDTO.Bucket(minute: bucket.minute, created: bucket.counts["created"] ?? 0, joined: bucket.counts["joined"] ?? 0,
+                                   left: bucket.counts["left"] ?? 0, closed: bucket.counts["closed"] ?? 0)
+            })
         }
 
         group.get("stats") { _, context -> StatsDTO in

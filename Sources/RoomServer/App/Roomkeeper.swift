@@ -88,6 +88,7 @@ public struct Roomkeeper: Sendable {
         AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex),
                  reloadBroadcast: reloadBroadcast).register(on: router)
         ProviderCallbackRoutes(services: services).register(on: router)
+        ConsoleRoutes().register(on: router)
         ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies)).register(on: router)
         table.fill(router)
         return router

@@ -1,0 +1,320 @@
+/// The console's script: the admin API over fetch, every value it shows put
+/// in as text (`textContent`, text nodes, SVG text), never parsed as HTML.
+enum ConsoleScript {
+    static let js = #"""
+'use strict';
+(() => {
+  // The key lives in this tab's sessionStorage: gone when the tab closes.
+  const KEY = 'roomkeeper.adminKey';
+  const state = { tenants: [], tenant: null, view: null, room: null, timer: null };
+  const byId = (id) => document.getElementById(id);
+
+  /** An element with text children only: strings become text nodes. */
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(props || {})) {
+      if (name === 'class') node.className = value;
+      else if (name === 'onclick') node.addEventListener('click', value);
+      else node.setAttribute(name, String(value));
+    }
+    for (const child of children) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function fill(tbody, rows, columns) {
+    tbody.replaceChildren(...rows);
+    if (rows.length === 0) tbody.append(el('tr', {}, el('td', { colspan: columns, class: 'muted' }, 'none')));
+  }
+
+  function when(text) {
+    if (!text) return '';
+    const date = new Date(text);
+    return isNaN(date) ? String(text) : date.toLocaleString();
+  }
+
+  /** What an entry does: a webhook's event type, or the provider call's name. */
+  function summary(entry) {
+    const payload = entry.payload || {};
+    if (entry.kind === 'webhook') return (payload.type || '') + ' to ' + (payload.endpoint || '');
+    return Object.keys(payload)[0] || '';
+  }
+
+  function say(text, isError) {
+    const status = byId('status');
+    status.textContent = text || '';
+    status.className = isError ? 'status error' : 'status';
+  }
+
+  async function api(method, path, body) {
+    const headers = { Authorization: 'Bearer ' + sessionStorage.getItem(KEY) };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch('/admin/v1' + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    const data = await response.json().catch(() => ({}));
+    if (response.status === 401) { signOut('Your key was not accepted.'); throw new Error('unauthorized'); }
+    if (!response.ok) throw new Error((data.code ? data.code + ': ' : '') + (data.detail || response.statusText));
+    return data;
+  }
+
+  const tenantPath = () => '/tenants/' + encodeURIComponent(state.tenant);
+
+  // Sign in and out
+
+  async function signIn(event) {
+    event.preventDefault();
+    sessionStorage.setItem(KEY, byId('key').value);
+    byId('key').value = '';
+    try {
+      await start();
+    } catch (error) {
+      byId('signin-error').textContent = 'Could not sign in: ' + error.message;
+      sessionStorage.removeItem(KEY);
+    }
+  }
+
+  function signOut(reason) {
+    sessionStorage.removeItem(KEY);
+    stopPolling();
+    byId('nav').hidden = true;
+    show('signin');
+    byId('signin-error').textContent = typeof reason === 'string' ? reason : '';
+  }
+
+  async function start() {
+    const page = await api('GET', '/tenants');
+    state.tenants = page.items;
+    const select = byId('tenant-select');
+    select.replaceChildren(...state.tenants.map((t) => el('option', { value: t.id }, t.id + ' (' + t.name + ')')));
+    state.tenant = state.tenants.length ? state.tenants[0].id : null;
+    byId('nav').hidden = false;
+    byId('signin-error').textContent = '';
+    await open(state.tenants.length > 1 ? 'tenants' : 'rooms');
+  }
+
+  // Views
+
+  function show(name) {
+    for (const section of document.querySelectorAll('.view')) section.hidden = section.id !== name + '-view';
+    for (const button of document.querySelectorAll('nav button[data-view]')) button.classList.toggle('current', button.dataset.view === name);
+  }
+
+  function stopPolling() {
+    if (state.timer) clearInterval(state.timer);
+    state.timer = null;
+  }
+
+  async function open(view) {
+    stopPolling();
+    state.view = view;
+    show(view);
+    say('');
+    try {
+      await renderers[view]();
+    } catch (error) {
+      if (error.message !== 'unauthorized') say(error.message, true);
+    }
+    // Rooms, a room and the outbox stay current without a reload.
+    if (['rooms', 'room', 'outbox'].includes(view)) {
+      state.timer = setInterval(() => renderers[view]().catch((error) => say(error.message, true)), 2000);
+    }
+  }
+
+  const renderers = {
+    async tenants() {
+      fill(byId('tenants'), state.tenants.map((t) => el('tr', { class: 'link', 'data-tenant': t.id, onclick: () => chooseTenant(t.id) },
+        el('td', {}, t.id), el('td', {}, t.name), el('td', {}, t.imProvider), el('td', {}, t.liveProvider),
+        el('td', {}, t.plugins.map((p) => p.id).join(', ')))), 5);
+    },
+
+    async rooms() {
+      const tenant = state.tenants.find((t) => t.id === state.tenant);
+      const pluginSelect = byId('room-plugin');
+      const chosen = pluginSelect.value;
+      pluginSelect.replaceChildren(el('option', { value: '' }, 'every plugin'), ...(tenant ? tenant.plugins : []).map((p) => el('option', { value: p.id }, p.id)));
+      pluginSelect.value = chosen;
+      const query = new URLSearchParams({ limit: '100' });
+      if (pluginSelect.value) query.set('plugin', pluginSelect.value);
+      if (byId('room-state').value) query.set('state', byId('room-state').value);
+      const page = await api('GET', tenantPath() + '/rooms?' + query);
+      fill(byId('rooms'), page.items.map((room) => el('tr', { class: 'link', 'data-room': room.id, onclick: () => openRoom(room.id) },
+        el('td', {}, room.id), el('td', {}, room.plugin), el('td', { class: 'room-name' }, room.name), el('td', {}, room.owner),
+        el('td', {}, room.state + (room.closeReason ? ' (' + room.closeReason + ')' : '')), el('td', {}, when(room.createdAt)), el('td', {}, when(room.expiresAt)))), 7);
+      byId('rooms-updated').textContent = 'updated ' + new Date().toLocaleTimeString();
+    },
+
+    async room() {
+      const detail = await api('GET', tenantPath() + '/rooms/' + encodeURIComponent(state.room));
+      const room = detail.room;
+      byId('room-title').textContent = room.name;
+      const facts = [['Room', room.id], ['Plugin', room.plugin], ['Owner', room.owner], ['State', room.state + (room.closeReason ? ' (' + room.closeReason + ')' : '')],
+        ['Created', when(room.createdAt)], ['Expires', when(room.expiresAt)], ['Capacity', room.capacity]];
+      byId('room-facts').replaceChildren(...facts.flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]));
+      fill(byId('members'), detail.members.map((m) => el('tr', {}, el('td', {}, m.accid), el('td', {}, m.role), el('td', {}, m.status), el('td', {}, when(m.joinedAt)))), 4);
+      byId('timeline').replaceChildren(...detail.events.map((e) => el('li', { 'data-kind': e.kind },
+        el('strong', {}, e.kind), ' ', when(e.at), ' by ', e.actor, ' ', el('code', {}, JSON.stringify(e.detail)))));
+    },
+
+    async outbox() {
+      const query = new URLSearchParams({ limit: '100' });
+      if (byId('outbox-status').value) query.set('status', byId('outbox-status').value);
+      if (byId('outbox-kind').value) query.set('kind', byId('outbox-kind').value);
+      const page = await api('GET', tenantPath() + '/outbox?' + query);
+      fill(byId('outbox'), page.items.map((entry) => el('tr', { class: 'link', 'data-entry': entry.id, onclick: () => showAttempts(entry.id) },
+        el('td', {}, entry.id), el('td', {}, entry.kind + ' ' + summary(entry)), el('td', {}, entry.roomId ?? ''),
+        el('td', { class: entry.status }, entry.status), el('td', {}, entry.attempts), el('td', {}, entry.lastError ?? ''), el('td', {}, when(entry.createdAt)),
+        el('td', {}, entry.status === 'delivered' ? '' : el('button', { type: 'button', class: 'retry', 'data-entry': entry.id, onclick: (event) => retry(event, entry.id) }, 'Retry')))), 8);
+    },
+
+    async webhooks() {
+      const page = await api('GET', tenantPath() + '/webhooks');
+      fill(byId('webhooks'), page.items.map((hook) => el('tr', { 'data-endpoint': hook.name },
+        el('td', {}, hook.name), el('td', {}, hook.url), el('td', {}, hook.events.join(', ')), el('td', {}, hook.signingSecrets),
+        el('td', {}, el('button', { type: 'button', class: 'send-test', onclick: () => sendTest(hook.name) }, 'Send test event')))), 5);
+    },
+
+    async sessions() {},
+
+    async activity() {
+      const [stats, activity] = await Promise.all([api('GET', tenantPath() + '/stats'), api('GET', tenantPath() + '/activity?minutes=60')]);
+      const open = Object.entries(stats.rooms).map(([plugin, states]) => [plugin, states.open || 0]);
+      byId('chart-open').replaceChildren(Charts.bars(open));
+      byId('chart-transitions').replaceChildren(Charts.lines(activity.buckets, ['created', 'joined', 'left', 'closed']));
+    },
+  };
+
+  // Actions
+
+  function chooseTenant(id) {
+    state.tenant = id;
+    byId('tenant-select').value = id;
+    open('rooms');
+  }
+
+  function openRoom(id) {
+    state.room = id;
+    open('room');
+  }
+
+  async function retry(event, id) {
+    event.stopPropagation();
+    try {
+      const entry = await api('POST', tenantPath() + '/outbox/' + id + '/retry');
+      say('Entry ' + entry.id + ' is ' + entry.status + ' again, due now.');
+      await renderers.outbox();
+    } catch (error) {
+      say(error.message, true);
+    }
+  }
+
+  async function showAttempts(id) {
+    const page = await api('GET', tenantPath() + '/outbox/' + id + '/attempts');
+    byId('attempts-panel').hidden = false;
+    byId('attempts-title').textContent = 'Attempts of entry ' + id;
+    fill(byId('attempts'), page.items.map((a) => el('tr', {}, el('td', {}, a.attempt), el('td', {}, when(a.at)), el('td', { class: a.outcome }, a.outcome),
+      el('td', {}, a.statusCode ?? '-'), el('td', {}, a.latencyMs + ' ms'), el('td', {}, a.error ?? ''))), 6);
+  }
+
+  async function sendTest(name) {
+    try {
+      const entry = await api('POST', tenantPath() + '/webhooks/' + encodeURIComponent(name) + '/test');
+      byId('webhooks-result').textContent = 'Test event queued as outbox entry ' + entry.id + '.';
+    } catch (error) {
+      byId('webhooks-result').textContent = error.message;
+    }
+  }
+
+  async function replay(event) {
+    event.preventDefault();
+    const since = new Date(byId('replay-since').value);
+    try {
+      const result = await api('POST', tenantPath() + '/outbox/replay', { since: since.toISOString() });
+      byId('webhooks-result').textContent = result.replayed + ' dead letters are due again.';
+    } catch (error) {
+      byId('webhooks-result').textContent = error.message;
+    }
+  }
+
+  async function revoke(event) {
+    event.preventDefault();
+    const accid = byId('revoke-accid').value;
+    try {
+      const result = await api('POST', tenantPath() + '/accounts/' + encodeURIComponent(accid) + '/sessions/revoke');
+      byId('revoke-result').textContent = 'Revoked ' + result.revoked + ' session(s) of ' + accid + '; its IM tokens end through the outbox.';
+    } catch (error) {
+      byId('revoke-result').textContent = error.message;
+    }
+  }
+
+  // Charts: SVG drawn with DOM calls; labels are SVG text nodes.
+
+  const SVG = 'http://www.w3.org/2000/svg';
+  const COLORS = ['#3d7eff', '#1b7f3b', '#a36200', '#b00020', '#7a3dff', '#00838f'];
+
+  function svg(tag, attributes, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    if (text !== undefined) node.textContent = String(text);
+    return node;
+  }
+
+  const Charts = {
+    bars(pairs) {
+      const width = 640, row = 28, height = Math.max(1, pairs.length) * row + 10;
+      const root = svg('svg', { viewBox: '0 0 ' + width + ' ' + height, role: 'img', 'aria-label': 'Open rooms by plugin', id: 'open-rooms-chart' });
+      const max = Math.max(1, ...pairs.map(([, n]) => n));
+      pairs.forEach(([plugin, count], index) => {
+        const y = 5 + index * row;
+        root.append(svg('text', { x: 0, y: y + 17, 'font-size': 13 }, plugin));
+        root.append(svg('rect', { x: 140, y, width: Math.max(2, (width - 200) * count / max), height: row - 8, fill: COLORS[index % COLORS.length] }));
+        root.append(svg('text', { x: 146 + (width - 200) * count / max, y: y + 17, 'font-size': 13 }, count));
+      });
+      if (pairs.length === 0) root.append(svg('text', { x: 0, y: 20, 'font-size': 13 }, 'no rooms'));
+      return root;
+    },
+
+    lines(buckets, kinds) {
+      const width = 640, height = 220, left = 36, bottom = 24, top = 24;
+      const root = svg('svg', { viewBox: '0 0 ' + width + ' ' + height, role: 'img', 'aria-label': 'Room transitions per minute', id: 'transitions-chart' });
+      const max = Math.max(1, ...buckets.flatMap((b) => kinds.map((k) => b[k])));
+      const x = (i) => left + (width - left - 10) * (buckets.length > 1 ? i / (buckets.length - 1) : 0);
+      const y = (n) => height - bottom - (height - bottom - top) * n / max;
+      root.append(svg('line', { x1: left, y1: y(0), x2: width - 10, y2: y(0), stroke: '#999' }));
+      root.append(svg('text', { x: 0, y: y(max) + 4, 'font-size': 11 }, max));
+      root.append(svg('text', { x: 0, y: y(0) + 4, 'font-size': 11 }, 0));
+      if (buckets.length) {
+        root.append(svg('text', { x: left, y: height - 6, 'font-size': 11 }, new Date(buckets[0].minute).toLocaleTimeString()));
+        root.append(svg('text', { x: width - 80, y: height - 6, 'font-size': 11 }, new Date(buckets[buckets.length - 1].minute).toLocaleTimeString()));
+      }
+      kinds.forEach((kind, index) => {
+        const points = buckets.map((b, i) => x(i) + ',' + y(b[kind])).join(' ');
+        // Dashes tell lines apart where they coincide (every create also joins its owner).
+        root.append(svg('polyline', { points, fill: 'none', stroke: COLORS[index], 'stroke-width': index === 0 ? 4 : 2,
+          'stroke-dasharray': ['none', '7 4', '2 3', '10 3 2 3'][index % 4], 'data-kind': kind }));
+        root.append(svg('text', { x: left + index * 90, y: 14, 'font-size': 12, fill: COLORS[index] }, kind));
+      });
+      return root;
+    },
+  };
+
+  // Wiring
+
+  document.addEventListener('DOMContentLoaded', () => {
+    byId('signin-form').addEventListener('submit', signIn);
+    byId('signout').addEventListener('click', () => signOut(''));
+    byId('replay-form').addEventListener('submit', replay);
+    byId('revoke-form').addEventListener('submit', revoke);
+    byId('back-to-rooms').addEventListener('click', () => open('rooms'));
+    for (const id of ['room-plugin', 'room-state']) byId(id).addEventListener('change', () => renderers.rooms().catch((e) => say(e.message, true)));
+    for (const id of ['outbox-status', 'outbox-kind']) byId(id).addEventListener('change', () => renderers.outbox().catch((e) => say(e.message, true)));
+    byId('tenant-select').addEventListener('change', (event) => chooseTenant(event.target.value));
+    for (const button of document.querySelectorAll('nav button[data-view]')) button.addEventListener('click', () => open(button.dataset.view));
+    const since = new Date(Date.now() - 86400000);
+    byId('replay-since').value = new Date(since.getTime() - since.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+    if (sessionStorage.getItem(KEY)) start().catch(() => signOut('Sign in again.'));
+    else show('signin');
+  });
+})();
+"""#
+}

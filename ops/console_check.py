@@ -1,0 +1,188 @@
+"""#18's browser test: the web console in headless Chromium (Debian's
+`chromium` and `chromium-driver`), driven by Selenium, on the running
+cluster (ops/cluster) through nginx.
+
+It signs in with the operator key, sees a room appear when a client creates
+one (a SealMic room named `<img src=x onerror=alert(1)>`, which must show as
+those characters), opens it, retries a dead outbox entry, sends a test
+webhook, revokes a session, draws the charts, then signs in again as a
+tenant admin. Every view is saved as a PNG under .screenshots/ (git-ignored).
+Exit status 0 when all holds; what failed is printed otherwise.
+    ops/python ops/console_check.py
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+URL = "http://127.0.0.1:8080"
+XSS = "<img src=x onerror=alert(1)>"
+SHOTS = ".screenshots"
+OPERATOR_KEY = open(".cluster/operator-key").read().strip()
+DB = subprocess.run(["ops/cluster", "uri"], capture_output=True, text=True, check=True).stdout.strip()
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("console check FAILED: " + what, flush=True)
+
+
+def sql(statement):
+    env = dict(os.environ, PGPASSFILE=".cluster/pgpass")
+    return subprocess.run(["/usr/lib/postgresql/15/bin/psql", DB, "-qtA", "-v", "ON_ERROR_STOP=1", "-c", statement],
+                          check=True, capture_output=True, text=True, timeout=60, env=env).stdout.strip()
+
+
+def sealmic(path, form, token=None):
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    if token:
+        headers["Authorization"] = token
+    request = urllib.request.Request(URL + "/t/demo/sealmic" + path, data=urllib.parse.urlencode(form).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(request, timeout=15) as response:
+        return json.loads(response.read())["data"]["result"]
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000", "--disable-gpu"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def main():
+    os.makedirs(SHOTS, exist_ok=True)
+    driver = browser()
+    # Tables are redrawn every 2 s: an element found may be replaced before it is used.
+    wait = WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException])
+    shots = []
+
+    def shot(name, what):
+        path = os.path.join(SHOTS, name + ".png")
+        driver.save_screenshot(path)
+        shots.append((path, what))
+
+    def visible(element_id):
+        return wait.until(lambda d: d.find_element(By.ID, element_id) if d.find_element(By.ID, element_id).is_displayed() else False)
+
+    def click(css):
+        """Clicks the element `css` finds, finding it again if it was redrawn."""
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, css).click() or True)
+
+    def text(css):
+        return wait.until(lambda d: d.find_element(By.CSS_SELECTOR, css).text)
+
+    def no_alert():
+        try:
+            driver.switch_to.alert
+            return False
+        except NoAlertPresentException:
+            return True
+
+    try:
+        driver.get(URL + "/console")
+        visible("signin-view")
+        shot("01-signin", "the sign-in form")
+        driver.find_element(By.ID, "key").send_keys(OPERATOR_KEY)
+        driver.find_element(By.ID, "signin").click()
+        visible("tenants-view")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tenants tr[data-tenant='demo']"))
+        shot("02-tenants", "the operator's tenants with their providers and plugins")
+        check(driver.execute_script("return sessionStorage.length") == 1 and driver.execute_script("return localStorage.length") == 0,
+              "the key is kept in the tab's session storage only")
+
+        click("#tenants tr[data-tenant='demo']")
+        visible("rooms-view")
+        Select(driver.find_element(By.ID, "room-plugin")).select_by_value("sealmic")
+        # A client (the SealMic app's API, through nginx) creates a room while the console is open.
+        owner = sealmic("/user/login", {"deviceId": "console-check"})
+        room = str(sealmic("/room/create", {"subject": XSS}, owner["authorization"])["roomId"])
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#rooms tr[data-room='{room}']"))
+        shot("03-rooms", "rooms of demo filtered to sealmic; the client's new room appeared without a reload, its name as text")
+        check(text(f"#rooms tr[data-room='{room}'] .room-name") == XSS, "the room's name is shown literally")
+        check(not driver.find_elements(By.CSS_SELECTOR, "#rooms img"), "no element was made from the room's name")
+        check(no_alert(), "no script ran from the room's name")
+
+        click(f"#rooms tr[data-room='{room}']")
+        visible("room-view")
+        wait.until(lambda d: d.find_element(By.ID, "room-title").text == XSS)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline li[data-kind='created']"))
+        shot("04-room", "the room: facts, members and its event timeline; the title is the literal name")
+        check(no_alert() and not driver.find_elements(By.CSS_SELECTOR, "#room-view img"), "the room view made nothing of the name")
+
+        driver.find_element(By.CSS_SELECTOR, "nav button[data-view='sessions']").click()
+        visible("sessions-view")
+        driver.find_element(By.ID, "revoke-accid").send_keys(owner["userId"])
+        driver.find_element(By.ID, "revoke").click()
+        wait.until(lambda d: "Revoked" in d.find_element(By.ID, "revoke-result").text)
+        shot("05-sessions", "a session revoked by account")
+        check("Revoked 1 session" in driver.find_element(By.ID, "revoke-result").text, "the client's session was revoked")
+
+        # The revocation's IM entry, as if its attempts ran out (a day of them: set in SQL, as no test waits a day).
+        entry = sql("SELECT max(outbox_id) FROM outbox WHERE tenant_id = 'demo'")
+        sql(f"UPDATE outbox SET status = 'dead', last_error = 'attempts exhausted (set by ops/console_check.py)' WHERE tenant_id = 'demo' AND outbox_id = {entry}")
+        driver.find_element(By.CSS_SELECTOR, "nav button[data-view='outbox']").click()
+        visible("outbox-view")
+        Select(driver.find_element(By.ID, "outbox-status")).select_by_value("dead")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#outbox button.retry[data-entry='{entry}']"))
+        shot("06-outbox-dead", "the outbox filtered to dead letters, each with Retry")
+        click(f"#outbox button.retry[data-entry='{entry}']")
+        Select(driver.find_element(By.ID, "outbox-status")).select_by_value("")
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f"#outbox tr[data-entry='{entry}'] td:nth-child(4)").text == "delivered")
+        click(f"#outbox tr[data-entry='{entry}']")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#attempts td.delivered"))
+        shot("07-outbox-retried", "the retried entry delivered again, with its attempts (outcome, latency)")
+
+        driver.find_element(By.CSS_SELECTOR, "nav button[data-view='activity']").click()
+        visible("activity-view")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#transitions-chart polyline[data-kind='created']"))
+        shot("08-activity", "open rooms by plugin (bars) and transitions per minute (lines), drawn as SVG")
+        check(driver.find_elements(By.CSS_SELECTOR, "#open-rooms-chart rect"), "the open-rooms chart has bars")
+
+        Select(driver.find_element(By.ID, "tenant-select")).select_by_value("hooks")
+        driver.find_element(By.CSS_SELECTOR, "nav button[data-view='webhooks']").click()
+        visible("webhooks-view")
+        click("#webhooks tr[data-endpoint='backend'] button.send-test")
+        wait.until(lambda d: "queued" in d.find_element(By.ID, "webhooks-result").text)
+        shot("09-webhooks", "the hooks tenant's endpoint (no secret shown) and a test event queued")
+        check("whsec_" not in driver.page_source, "no webhook secret reaches the page")
+
+        driver.find_element(By.ID, "signout").click()
+        visible("signin-view")
+        check(driver.execute_script("return sessionStorage.length") == 0, "signing out forgets the key")
+        driver.find_element(By.ID, "key").send_keys("demo-admin-key")
+        driver.find_element(By.ID, "signin").click()
+        visible("rooms-view")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#rooms tr[data-room='{room}']"))
+        options = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "tenant-select")).options]
+        shot("10-tenant-admin", "signed in with demo's key: demo's rooms only")
+        check(options == ["demo"], f"a tenant admin sees its own tenant only, not {options}")
+
+        errors = [entry["message"] for entry in driver.get_log("browser")
+                  if entry["level"] == "SEVERE" and "favicon" not in entry["message"]]
+        check(not errors, f"the browser logged no errors (CSP violations included): {errors}")
+    except TimeoutException as error:
+        shot("99-failure", "where the check stopped")
+        check(False, f"timed out waiting in the browser ({error.msg or 'no message'}); see {SHOTS}/99-failure.png")
+    finally:
+        driver.quit()
+    for path, what in shots:
+        print(f"console check: {path}: {what}")
+    print(f"console check: {len(shots)} screenshots, {'no failures' if not failures else str(len(failures)) + ' failures'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
