@@ -35,6 +35,12 @@ struct Serve: AsyncParsableCommand {
             guard SecretBox.keyBytes(hex: dataKey) != nil else { throw CommandFailure("ROOMKEEPER_DATA_KEY must be 64 hexadecimal digits") }
             options.dataKeyHex = dataKey
         }
+        if let url = env["ROOMKEEPER_OPERATOR_WEBHOOK_URL"], !url.isEmpty {
+            switch WebhookEndpoint.operatorEndpoint(url: url, secrets: env["ROOMKEEPER_OPERATOR_WEBHOOK_SECRETS"] ?? "") {
+            case .success(let endpoint): options.operatorWebhook = endpoint
+            case .failure(let problem): throw CommandFailure("ROOMKEEPER_OPERATOR_WEBHOOK_URL/_SECRETS: \(problem)")
+            }
+        }
         options.trustedProxies = (env["ROOMKEEPER_TRUSTED_PROXIES"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if let idle = try Env.duration("ROOMKEEPER_IDLE_TIMEOUT") { options.idleSeconds = idle.components.seconds }
         if options.operatorKey == nil { logger.warning("ROOMKEEPER_OPERATOR_KEY is not set: the admin API accepts tenant keys only") }

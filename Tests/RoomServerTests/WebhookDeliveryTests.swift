@@ -93,11 +93,18 @@ import Testing
                 let fixture = try await Self.fixture(port: port, endpoints: endpoints)
                 let tenant = fixture.id(0)
                 let since = Date().addingTimeInterval(-1)
-                try await fixture.live(options: { $0.dispatcher.baseBackoff = 0.1; $0.dispatcher.maxBackoff = 0.2; $0.dispatcher.maxAttempts = 2 }) { http in
+                // The operator's endpoint (ROOMKEEPER_OPERATOR_WEBHOOK_URL) on the same receiver.
+                let operatorEndpoint = try WebhookEndpoint.operatorEndpoint(url: "http://127.0.0.1:\(opsPort)/hook", secrets: Self.secrets.joined(separator: " ")).get()
+                try await fixture.live(options: {
+                    $0.dispatcher.baseBackoff = 0.1; $0.dispatcher.maxBackoff = 0.2; $0.dispatcher.maxAttempts = 2
+                    $0.operatorWebhook = operatorEndpoint
+                }) { http in
                     let created = try await http.post("/admin/v1/tenants/\(tenant)/rooms", key: fixture.key(0), json: #"{"plugin":"test-rooms","name":"doomed","owner":"host"}"#)
                     let room = try #require(created.json["id"]?.int64)
-                    try await operations.wait("outbox.dead") { $0.contains { $0.type == "outbox.dead" } }
+                    try await operations.wait("outbox.dead at the tenant's and the operator's endpoints") { $0.filter { $0.type == "outbox.dead" }.count >= 2 }
                     let dead = try #require(operations.accepted.first { $0.type == "outbox.dead" })
+                    let announced = operations.accepted.filter { $0.type == "outbox.dead" && $0.json["data"]?["outboxId"] == dead.json["data"]?["outboxId"] }
+                    #expect(announced.count == 2 && Set(announced.map(\.id)).count == 1, "one event, one id, at both endpoints")
                     #expect(dead.json["data"]?["endpoint"]?.string == "backend" && dead.json["data"]?["kind"]?.string == "webhook")
                     #expect(Self.verify(dead))
                     let firstTry = try #require(receiver.deliveries.first { $0.type == "room.created" })

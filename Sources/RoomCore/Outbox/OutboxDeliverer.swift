@@ -50,11 +50,14 @@ public struct ProviderOutboxDeliverer: OutboxDeliverer {
     public let tenants: @Sendable (TenantID) -> Tenant?
     public let webhooks: any WebhookSender
     public let now: @Sendable () -> Date
+    /// Where every tenant's `outbox.dead` also goes (`ROOMKEEPER_OPERATOR_WEBHOOK_URL`).
+    public let operatorEndpoint: WebhookEndpoint?
 
     public init(tenants: @escaping @Sendable (TenantID) -> Tenant?, webhooks: any WebhookSender = NoWebhookSender(),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                operatorEndpoint: WebhookEndpoint? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.tenants = tenants
         self.webhooks = webhooks
+        self.operatorEndpoint = operatorEndpoint
         self.now = now
     }
 
@@ -96,8 +99,9 @@ public struct ProviderOutboxDeliverer: OutboxDeliverer {
     /// time, so a receiver can refuse stale replays) with every secret the
     /// endpoint has now: a rotation applies to retries of older events too.
     private func post(_ delivery: WebhookDelivery, tenant: Tenant) async throws -> Int {
-        guard let endpoint = tenant.webhook(delivery.endpoint) else {
-            throw PermanentDeliveryError("webhook endpoint \(delivery.endpoint) is no longer in tenant \(tenant.id)'s file")
+        let configured = delivery.endpoint == WebhookEndpoint.operatorName ? operatorEndpoint : tenant.webhook(delivery.endpoint)
+        guard let endpoint = configured else {
+            throw PermanentDeliveryError("webhook endpoint \(delivery.endpoint) is no longer configured for tenant \(tenant.id)")
         }
         let body = Array(delivery.body.utf8)
         let headers = [("content-type", "application/json"), ("user-agent", "Roomkeeper-Webhooks/1")]

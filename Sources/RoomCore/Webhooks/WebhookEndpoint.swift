@@ -35,6 +35,28 @@ public struct WebhookEndpoint: Sendable {
     /// The outbox lane of this endpoint's deliveries (per-room order within it).
     public var lane: String { "webhook:" + name }
 
+    /// The operator's endpoint (from the server's environment, not a tenant
+    /// file): told of every tenant's dead entries. Its name cannot be a
+    /// tenant endpoint's.
+    public static let operatorName = "@operator"
+
+    /// The operator's endpoint, or why the settings cannot make one.
+    public static func operatorEndpoint(url: String, secrets text: String) -> Result<WebhookEndpoint, ConfigProblem> {
+        let parsed = URLComponents(string: url)
+        guard parsed?.scheme == "https" || parsed?.scheme == "http", !(parsed?.host ?? "").isEmpty, parsed?.user == nil else {
+            return .failure(ConfigProblem(description: "must be an http or https URL with a host and no credentials"))
+        }
+        let secrets = text.split(whereSeparator: \.isWhitespace).map { StandardWebhooks.Secret(String($0)) }
+        guard !secrets.isEmpty, secrets.allSatisfy({ $0 != nil }) else {
+            return .failure(ConfigProblem(description: "the secrets must be one or more whsec_ secrets, space-separated"))
+        }
+        return .success(WebhookEndpoint(name: operatorName, url: url, secrets: secrets.compactMap { $0 }, events: [WebhookEventTypes.outboxDead]))
+    }
+
+    public struct ConfigProblem: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
     public static func isValidName(_ name: String) -> Bool {
         (1...64).contains(name.count) && name.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
     }

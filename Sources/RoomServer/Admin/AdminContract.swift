@@ -766,7 +766,7 @@ enum AdminContract {
         "required": ["since"],
         "properties": {
           "since": {"type": "string", "format": "date-time", "description": "Dead entries written at or after this time"},
-          "endpoint": {"type": "string", "description": "Only this webhook endpoint's dead letters"}
+          "endpoint": {"type": ["string", "null"], "minLength": 1, "maxLength": 64, "description": "Only this webhook endpoint's dead letters; null or absent for all"}
         }
       },
       "Replayed": {

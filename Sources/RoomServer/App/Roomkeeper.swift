@@ -71,10 +71,12 @@ public struct Roomkeeper: Sendable {
         let tenants = services.tenants
         let clock = services.clock
         var configuration = options.dispatcher
-        configuration.webhooks = { tenants[$0]?.webhooks ?? [] }
+        let operatorWebhook = options.operatorWebhook
+        configuration.webhooks = { (tenants[$0]?.webhooks ?? []) + (operatorWebhook.map { [$0] } ?? []) }
         return OutboxDispatcher(
             store: OutboxStore(database: services.database),
-            deliverer: deliverer ?? ProviderOutboxDeliverer(tenants: { tenants[$0] }, webhooks: webhookSender, now: { clock.now() }),
+            deliverer: deliverer ?? ProviderOutboxDeliverer(tenants: { tenants[$0] }, webhooks: webhookSender, operatorEndpoint: operatorWebhook,
+                                                            now: { clock.now() }),
             clock: clock, configuration: configuration, logger: logger)
     }
 

@@ -12,6 +12,8 @@ public struct ServerOptions: Sendable {
     public var extraSchemaFolders: [String] = []
     public var sweeper = ExpirySweeper.Configuration()
     public var dispatcher = OutboxDispatcher.Configuration()
+    /// The operator's webhook endpoint: every tenant's `outbox.dead`.
+    public var operatorWebhook: WebhookEndpoint?
     /// A connection's first request head must arrive within this (slowloris).
     public var requestHeadSeconds: Int64 = 10
     /// A keep-alive connection with no request for this long is closed.
