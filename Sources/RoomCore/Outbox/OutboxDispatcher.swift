@@ -12,10 +12,11 @@ public struct OutboxDispatcher: Service {
     public struct Configuration: Sendable {
         public var pollInterval: Duration = .milliseconds(250)
         public var batchSize = 100
-        /// With the 5-minute cap, 300 attempts span about 24 hours: a vendor
-        /// down for an afternoon still gets every effect when it is back (8,
-        /// before, gave up after about 2 minutes of outage).
-        public var maxAttempts = 300
+        /// With the 5-minute cap, 400 attempts span at least 24 hours (26 to
+        /// 33, by the jitter): a vendor or a webhook receiver down for a day
+        /// still gets every effect when it is back (8, before, gave up after
+        /// about 2 minutes of outage).
+        public var maxAttempts = 400
         public var baseBackoff: TimeInterval = 1
         public var maxBackoff: TimeInterval = 300
         /// Longest one delivery may take; the lease is a little longer.
@@ -139,10 +140,10 @@ public struct OutboxDispatcher: Service {
     }
 
     /// base · 2^(attempt-1), capped, with up to 20 % jitter so retries spread out.
-    func backoff(afterAttempt attempt: Int) -> TimeInterval {
+    func backoff(afterAttempt attempt: Int, jitter: Double = Double.random(in: 0.8...1.0)) -> TimeInterval {
         let exponential = configuration.baseBackoff * pow(2, Double(max(0, attempt - 1)))
         let capped = min(configuration.maxBackoff, exponential)
-        return capped * Double.random(in: 0.8...1.0)
+        return capped * jitter
     }
 }
 

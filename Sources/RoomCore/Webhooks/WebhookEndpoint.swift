@@ -42,10 +42,7 @@ public struct WebhookEndpoint: Sendable {
 
     /// The operator's endpoint, or why the settings cannot make one.
     public static func operatorEndpoint(url: String, secrets text: String) -> Result<WebhookEndpoint, ConfigProblem> {
-        let parsed = URLComponents(string: url)
-        guard parsed?.scheme == "https" || parsed?.scheme == "http", !(parsed?.host ?? "").isEmpty, parsed?.user == nil else {
-            return .failure(ConfigProblem(description: "must be an http or https URL with a host and no credentials"))
-        }
+        if let problem = urlProblem(url) { return .failure(ConfigProblem(description: problem)) }
         let secrets = text.split(whereSeparator: \.isWhitespace).map { StandardWebhooks.Secret(String($0)) }
         guard !secrets.isEmpty, secrets.allSatisfy({ $0 != nil }) else {
             return .failure(ConfigProblem(description: "the secrets must be one or more whsec_ secrets, space-separated"))
@@ -55,6 +52,14 @@ public struct WebhookEndpoint: Sendable {
 
     public struct ConfigProblem: Error, Sendable, CustomStringConvertible {
         public let description: String
+    }
+
+    /// Why `url` cannot receive webhooks, or nil.
+    static func urlProblem(_ url: String) -> String? {
+        let parsed = URLComponents(string: url)
+        let usable = (parsed?.scheme == "https" || parsed?.scheme == "http") && !(parsed?.host ?? "").isEmpty
+            && parsed?.user == nil && parsed?.password == nil
+        return usable ? nil : "must be an http or https URL with a host and no credentials"
     }
 
     public static func isValidName(_ name: String) -> Bool {
@@ -72,10 +77,7 @@ public struct WebhookEndpoint: Sendable {
             }
             let table = section.table(name)
             let url = table.string("url", default: "")
-            let parsed = URLComponents(string: url)
-            if !(parsed?.scheme == "https" || parsed?.scheme == "http") || (parsed?.host ?? "").isEmpty || parsed?.user != nil || parsed?.password != nil {
-                table.report("url", "must be an http or https URL with a host and no credentials")
-            }
+            if let problem = urlProblem(url) { table.report("url", problem) }
             var secrets: [StandardWebhooks.Secret] = []
             if let text = table.secret("secret") {
                 for word in text.split(whereSeparator: \.isWhitespace) {

@@ -78,6 +78,10 @@ enum ConsoleScript {
     sessionStorage.removeItem(KEY);
     stopPolling();
     byId('nav').hidden = true;
+    // The next person starts from the defaults, not from this one's filters and panels.
+    for (const [id, value] of [['room-plugin', ''], ['room-state', 'open'], ['outbox-status', ''], ['outbox-kind', '']]) byId(id).value = value;
+    byId('attempts-panel').hidden = true;
+    for (const id of ['webhooks-result', 'revoke-result']) byId(id).textContent = '';
     show('signin');
     byId('signin-error').textContent = typeof reason === 'string' ? reason : '';
   }
