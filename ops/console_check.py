@@ -10,19 +10,18 @@ tenant admin. Every view is saved as a PNG under .screenshots/ (git-ignored).
 Exit status 0 when all holds; what failed is printed otherwise.
     ops/python ops/console_check.py
 """
-import json
 import os
 import subprocess
 import sys
 import time
-import urllib.parse
-import urllib.request
 
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
+
+import sealmic_client
 
 URL = "http://127.0.0.1:8080"
 XSS = "<img src=x onerror=alert(1)>"
@@ -45,12 +44,7 @@ def sql(statement):
 
 
 def sealmic(path, form, token=None):
-    headers = {"Content-Type": "application/x-www-form-urlencoded"}
-    if token:
-        headers["Authorization"] = token
-    request = urllib.request.Request(URL + "/t/demo/sealmic" + path, data=urllib.parse.urlencode(form).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=15) as response:
-        return json.loads(response.read())["data"]["result"]
+    return sealmic_client.call(URL + "/t/demo/sealmic", path, form, token)
 
 
 def browser():

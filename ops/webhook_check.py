@@ -14,10 +14,11 @@ import json
 import sys
 import threading
 import time
-import urllib.parse
 import urllib.request
 
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
+
+import sealmic_client
 
 URL = "http://127.0.0.1:8080"
 BASE = URL + "/t/hooks/sealmic"
@@ -27,15 +28,7 @@ OPERATOR_KEY = open(".cluster/operator-key").read().strip()
 
 
 def call(path, form, token=None):
-    headers = {"Content-Type": "application/x-www-form-urlencoded"}
-    if token:
-        headers["Authorization"] = token
-    request = urllib.request.Request(BASE + path, data=urllib.parse.urlencode(form).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=15) as response:
-        answer = json.loads(response.read())
-    if answer.get("errCode") != 0:
-        raise RuntimeError(f"{path}: {answer}")
-    return (answer.get("data") or {}).get("result")
+    return sealmic_client.call(BASE, path, form, token)
 
 
 def admin(path):

@@ -98,47 +98,49 @@ public struct OutboxStore: Sendable {
         }
     }
 
-    public func markDelivered(_ entry: OutboxEntry, attempt: Attempt) async throws {
-        try await database.query("""
+    /// What one attempt came to: the entry's status after it, and the attempt's row.
+    enum Outcome: String {
+        case delivered, retry, dead
+    }
+
+    /// The entry's new state and the attempt's row, in one statement. Only
+    /// an entry still pending is changed (one that an operator retried or
+    /// another dispatcher finished meanwhile keeps its state); returns a row
+    /// when it was.
+    private static func record(_ outcome: Outcome, of entry: OutboxEntry, attempt: Attempt, retryAt: Date?) -> PostgresQuery {
+        let status = outcome == .retry ? "pending" : outcome.rawValue
+        let error = outcome == .delivered ? nil : (attempt.error ?? "failed")
+        return """
             WITH done AS (
-                UPDATE outbox SET status = 'delivered', delivered_at = \(attempt.at), last_error = NULL, claimed_until = NULL
+                UPDATE outbox SET status = \(status), next_attempt_at = coalesce(\(retryAt), next_attempt_at),
+                       delivered_at = CASE WHEN \(status) = 'delivered' THEN \(attempt.at) END, last_error = \(error), claimed_until = NULL
                 WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
                 RETURNING tenant_id, outbox_id, attempts)
             INSERT INTO outbox_attempts (tenant_id, outbox_id, attempt, at, outcome, status_code, latency_ms, error)
-            SELECT tenant_id, outbox_id, attempts, \(attempt.at), 'delivered', \(attempt.statusCode), \(attempt.latencyMS), \(attempt.error) FROM done
-            """)
+            SELECT tenant_id, outbox_id, attempts, \(attempt.at), \(outcome.rawValue), \(attempt.statusCode), \(attempt.latencyMS), \(attempt.error) FROM done
+            RETURNING 1
+            """
+    }
+
+    public func markDelivered(_ entry: OutboxEntry, attempt: Attempt) async throws {
+        try await database.query(Self.record(.delivered, of: entry, attempt: attempt, retryAt: nil))
     }
 
     /// Another try at `retryAt`, or, without one, dead: then, in the same
     /// transaction, `outbox.dead` for the endpoints in `deadLetterWebhooks`.
     public func markFailed(_ entry: OutboxEntry, attempt: Attempt, retryAt: Date?, deadLetterWebhooks: [WebhookEndpoint] = []) async throws {
-        let error = attempt.error ?? "failed"
         if let retryAt {
-            try await database.query("""
-                WITH done AS (
-                    UPDATE outbox SET next_attempt_at = \(retryAt), last_error = \(error), claimed_until = NULL
-                    WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
-                    RETURNING tenant_id, outbox_id, attempts)
-                INSERT INTO outbox_attempts (tenant_id, outbox_id, attempt, at, outcome, status_code, latency_ms, error)
-                SELECT tenant_id, outbox_id, attempts, \(attempt.at), 'retry', \(attempt.statusCode), \(attempt.latencyMS), \(attempt.error) FROM done
-                """)
+            try await database.query(Self.record(.retry, of: entry, attempt: attempt, retryAt: retryAt))
             return
         }
         try await database.transaction { connection in
-            let rows = try await connection.run("""
-                WITH done AS (
-                    UPDATE outbox SET status = 'dead', last_error = \(error), claimed_until = NULL
-                    WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
-                    RETURNING tenant_id, outbox_id, attempts)
-                INSERT INTO outbox_attempts (tenant_id, outbox_id, attempt, at, outcome, status_code, latency_ms, error)
-                SELECT tenant_id, outbox_id, attempts, \(attempt.at), 'dead', \(attempt.statusCode), \(attempt.latencyMS), \(attempt.error) FROM done RETURNING 1
-                """, logger: database.logger).collect()
+            let rows = try await connection.run(Self.record(.dead, of: entry, attempt: attempt, retryAt: nil), logger: database.logger).collect()
             // A dead `outbox.dead` announces nothing further: no loop through a receiver that is down.
             if case .webhook(let delivery) = entry.effect, delivery.type == WebhookEventTypes.outboxDead { return }
             guard !rows.isEmpty else { return }
             let notice = EventNotice(tenantID: entry.tenantID, roomID: nil, type: WebhookEventTypes.outboxDead, at: attempt.at, data: [
                 "outboxId": .number(Double(entry.id)), "kind": .string(entry.kind), "attempts": .number(Double(entry.attempts)),
-                "error": .string(String(error.prefix(500))),
+                "error": .string(String((attempt.error ?? "failed").prefix(500))),
                 "endpoint": entry.webhookEndpoint.map(JSONValue.string) ?? .null,
             ])
             try await Self.enqueue(notice.deliveries(to: deadLetterWebhooks), tenantID: entry.tenantID, webhooks: deadLetterWebhooks,
