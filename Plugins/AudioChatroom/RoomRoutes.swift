@@ -32,8 +32,8 @@ enum RoomRoutes {
         ClientRoute("/room/list") { call in
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
-            let store = call.services.engine.store
-            let (page, total) = try await store.page(call.tenant.id, pluginID: pluginID, state: "open", limit: limit, offset: offset)
+            let (listed, total) = try await call.services.engine.openRooms(call.tenant.id, pluginID: pluginID, limit: limit, offset: offset)
+            let page = listed.map(\.room)
             let online = try await call.tenant.im.onlineCounts(page.compactMap(\.imChatroomID))
             return Listing(total: total, list: page.map { room in
                 RoomInfo(roomId: room.id, name: room.name, creator: room.owner, thumbnail: thumbnail(room),
@@ -42,12 +42,17 @@ enum RoomRoutes {
         },
 
         ClientRoute("/room/create") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID)
+            guard let sid = call.parameters.string("sid") else { throw NetEase.notLoggedIn() }
             let name = try validRoomName(call.parameters)
+            // One open room per creator, so the earlier ones are dissolved
+            // first; the session check finds them in the same query.
+            let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
+            guard let (account, earlier) = try await accounts.resolveWithOpenRooms(call.tenant.id, sid: sid, pluginID: pluginID) else {
+                throw NetEase.notLoggedIn()
+            }
             let engine = call.services.engine
-            // One open room per creator: the earlier ones are dissolved first.
-            for earlier in try await engine.store.openRooms(call.tenant.id, pluginID: pluginID, ownedBy: account.accid, limit: 100) {
-                _ = try? await engine.dissolve(earlier.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+            for roomID in earlier {
+                _ = try? await engine.dissolve(roomID, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
             }
             let room = try await call.createRoom(NewRoom(pluginID: pluginID, name: name, owner: account.accid), by: .account(account.accid))
             return Created(roomId: room.id, creator: room.owner, name: room.name, thumbnail: thumbnail(room), createTime: room.createdAt.epochMilliseconds)

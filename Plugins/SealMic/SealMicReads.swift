@@ -68,8 +68,8 @@ struct SealMicReads {
 
     /// The live ones, newest first.
     func openRooms(limit: Int) async throws -> [Summary] {
-        try await call.services.engine.store.openRooms(tenantID, pluginID: SealMicPlugin.pluginID, now: call.services.clock.now(), limit: limit)
-            .map { Summary($0.room, memberCount: $0.joinedCount) }
+        let (listed, _) = try await call.services.engine.openRooms(tenantID, pluginID: SealMicPlugin.pluginID, limit: limit)
+        return listed.map { Summary($0.room, memberCount: $0.joinedCount) }
     }
 
     func members(_ room: Room) async throws -> [Member] {

@@ -2,6 +2,7 @@ import Foundation
 import RoomCore
 import RoomProviders
 import RoomTestSupport
+import Synchronization
 import Testing
 
 @Suite struct RoomEngineTests {
@@ -50,6 +51,31 @@ import Testing
         let steps = zip(ids, ids.dropFirst()).map { $1 - $0 }
         #expect(steps.filter { $0 == 1 }.count < 3, "not consecutive: \(ids)")
         #expect(steps.filter { $0 > 0 }.count < steps.count, "not increasing: \(ids)")
+    }
+
+    /// Ids are checked by the keys, not by a query first (#19): a drawn id
+    /// that an IM chatroom or a room already has is drawn again, and the
+    /// other room's chatroom is left alone.
+    @Test func aDrawnRoomIDThatIsTakenIsDrawnAgain() async throws {
+        let fixture = try await EngineFixture()
+        let tenant = fixture.tenant
+        let first = try await fixture.room(owner: "first")
+        let second = try await fixture.room(owner: "second")
+        // The second room's chatroom is gone: its id collides on the rooms' key, not the IM's.
+        try await fixture.database.query("DELETE FROM im_chatrooms WHERE tenant_id = \(tenant.id) AND chatroom_id = \(String(second.id))")
+        let fresh = RoomID(2_000_000_000) + RoomID.random(in: 0..<100_000_000)
+        let draws = Draws([first.id, second.id, fresh])
+        let directory = fixture.tenants.directory
+        let engine = RoomEngine(database: fixture.database, clock: fixture.clock, registry: TestTenants.registry, tenants: { directory[$0] },
+                                drawRoomID: { draws.next() })
+        let room = try await engine.create(NewRoom(pluginID: TestRoomsPlugin.pluginID, name: "third", owner: "third"), in: tenant, by: .account("third"))
+        #expect(room.id == fresh && room.imChatroomID == String(fresh))
+        #expect(draws.drawn == 3)
+        #expect(try await fixture.engine.store.room(tenant.id, first.id)?.owner == "first")
+        #expect(try await fixture.engine.store.room(tenant.id, second.id)?.owner == "second")
+        #expect(try await fixture.count("SELECT count(*)::int FROM im_chatrooms WHERE tenant_id = ANY($1) AND chatroom_id = '\(first.id)' AND open") == 1,
+                "the first room's chatroom was not touched")
+        #expect(try await fixture.count("SELECT count(*)::int FROM rooms WHERE tenant_id = ANY($1)") == 3)
     }
 
     @Test func refusedTransitionsWriteNothing() async throws {
@@ -167,6 +193,22 @@ import Testing
         try await fixture.engine.ban(room.id, account: "troll", by: .account("host"), in: fixture.tenant, pluginID: nil)
         await #expect(throws: RoomError.banned) {
             try await fixture.engine.join(room.id, account: "troll", in: fixture.tenant, pluginID: nil)
+        }
+    }
+}
+
+/// Room ids handed out in order, for a test that needs collisions.
+final class Draws: Sendable {
+    private let state: Mutex<(ids: [RoomID], drawn: Int)>
+
+    init(_ ids: [RoomID]) { state = Mutex((ids, 0)) }
+
+    var drawn: Int { state.withLock { $0.drawn } }
+
+    func next() -> RoomID {
+        state.withLock { state in
+            defer { state.drawn += 1 }
+            return state.ids[min(state.drawn, state.ids.count - 1)]
         }
     }
 }

@@ -76,6 +76,10 @@ public struct ServerFixture: Sendable {
 public struct HTTP: Sendable {
     public let client: any TestClientProtocol
 
+    public init(client: any TestClientProtocol) {
+        self.client = client
+    }
+
     public struct Answer: Sendable {
         public let status: HTTPResponse.Status
         public let headers: HTTPFields

@@ -51,36 +51,14 @@ public struct OutboxStore: Sendable {
     @discardableResult
     public static func enqueue(_ messages: [OutboxMessage], tenantID: TenantID, webhooks: [WebhookEndpoint], now: Date,
                                on connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
-        guard !messages.isEmpty else { return [] }
-        var stored: [OutboxMessage] = []
-        var timeline: [(roomID: RoomID, event: PluginEvent)] = []
-        for message in messages {
-            guard case .event(let event) = message.effect else {
-                stored.append(message)
-                continue
-            }
-            if let roomID = message.roomID { timeline.append((roomID, event)) }
-            stored += EventNotice(tenantID: tenantID, roomID: message.roomID, type: event.type, at: now, data: event.data).deliveries(to: webhooks)
-        }
-        if !timeline.isEmpty {
-            try await connection.run("""
-                INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-                SELECT \(tenantID), r, \(now), k, a, d::jsonb
-                FROM unnest(\(timeline.map(\.roomID))::bigint[], \(timeline.map(\.event.type))::text[], \(timeline.map(\.event.actor))::text[],
-                            \(timeline.map { JSONValue.object($0.event.data).jsonText })::text[]) WITH ORDINALITY AS u(r, k, a, d, n)
-                ORDER BY n
-                """, logger: logger)
-        }
-        guard !stored.isEmpty else { return [] }
-        let rows = try await connection.run("""
-            INSERT INTO outbox (tenant_id, room_id, kind, lane, payload, next_attempt_at, created_at)
-            SELECT \(tenantID), NULLIF(r, 0), k, l, p::jsonb, \(now), \(now)
-            FROM unnest(\(stored.map { $0.roomID ?? 0 })::bigint[], \(stored.map(\.effect.kind))::text[], \(stored.map(\.effect.lane))::text[],
-                        \(stored.map(\.effect.payload))::text[]) WITH ORDINALITY AS u(r, k, l, p, n)
-            ORDER BY n
-            RETURNING outbox_id
+        var rows = OutboxRows()
+        rows.add(messages, tenantID: tenantID, webhooks: webhooks, now: now)
+        try await rows.writeTimeline(at: now, on: connection, logger: logger)
+        guard !rows.isEmpty else { return [] }
+        let ids = try await connection.run("""
+            \(outboxInsert: rows, at: now) RETURNING outbox_id
             """, logger: logger).collect()
-        return try rows.decode(Int64.self)
+        return try ids.decode(Int64.self)
     }
 
     /// One delivery attempt as the dispatcher saw it.

@@ -4,14 +4,14 @@ import PostgresNIO
 /// The one close path: dissolve (one room), expiry and lapse (a batch) all
 /// end here, as every way a LiveKit room ends reaches `Room.Close`.
 extension RoomEngine {
-    /// Closes `rooms` (open, locked by this transaction): their rows and audit
-    /// events, each plugin's closing hook (per tenant and plugin), then the
-    /// engine's own close of their IM chatrooms, after the plugin's messages.
-    /// Returns the side effects by tenant; the caller writes them to the outbox.
-    func closeRooms(_ rooms: [Room], reason: CloseReason, actor: Actor, connection: PostgresConnection, now: Date) async throws -> [(tenantID: TenantID, messages: [OutboxMessage])] {
-        guard !rooms.isEmpty else { return [] }
-        let writes = writes(on: connection)
-        try await writes.close(rooms, reason: reason, actor: actor, now: now)
+    /// Closes `rooms` (open, locked by this transaction): each plugin's
+    /// closing hook (per tenant and plugin) first, then one statement writes
+    /// their rows, audit events and side effects: the plugin's messages, then
+    /// the engine's own close of their IM chatrooms. Returns whether any side
+    /// effect was queued.
+    @discardableResult
+    func closeRooms(_ rooms: [Room], reason: CloseReason, actor: Actor, connection: PostgresConnection, now: Date) async throws -> Bool {
+        guard !rooms.isEmpty else { return false }
         var effects: [(tenantID: TenantID, messages: [OutboxMessage])] = []
         let groups = Dictionary(grouping: rooms) { GroupKey(tenantID: $0.tenantID, pluginID: $0.pluginID) }
         for (key, group) in groups.sorted(by: { ($0.key.tenantID, $0.key.pluginID) < ($1.key.tenantID, $1.key.pluginID) }) {
@@ -31,7 +31,7 @@ extension RoomEngine {
             }
             effects.append((key.tenantID, messages))
         }
-        return effects
+        return try await writes(on: connection).close(rooms, reason: reason, actor: actor, now: now, effects: effects)
     }
 
     private struct GroupKey: Hashable {

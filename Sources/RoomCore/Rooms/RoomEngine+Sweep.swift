@@ -48,10 +48,7 @@ extension RoomEngine {
             try await writes.events(closing[.lapsed] ?? [], kind: "reservation-lapsed", actor: .system, detail: ["action": "close"], at: now)
             var queued = false
             for (reason, rooms) in closing.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                for (tenantID, messages) in try await self.closeRooms(rooms, reason: reason, actor: .system, connection: connection, now: now) {
-                    try await writes.enqueue(messages, tenantID: tenantID, now: now)
-                    queued = queued || !messages.isEmpty
-                }
+                if try await self.closeRooms(rooms, reason: reason, actor: .system, connection: connection, now: now) { queued = true }
                 for (plugin, count) in Dictionary(grouping: rooms, by: \.pluginID).mapValues(\.count) {
                     Self.transitions.increment(kind: reason.rawValue, plugin: plugin, by: count)
                 }

@@ -18,10 +18,18 @@ public struct RoomEngine: Sendable {
     /// Rung after every commit that queued outbox work, so side effects
     /// leave at once (other instances find them by polling).
     public let outboxSignal: OutboxSignal
+    /// Open-room lists in memory; forgotten here after each commit, so the
+    /// instance that made a change lists it at once.
+    public let listCache: RoomListCache
+    /// Draws a room id (from the system's CSPRNG); tests draw their own.
+    let drawRoomID: @Sendable () -> RoomID
 
     public init(database: Database, clock: any RoomClock, registry: PluginRegistry, tenants: @escaping @Sendable (TenantID) -> Tenant?,
-                outboxSignal: OutboxSignal = OutboxSignal()) {
+                outboxSignal: OutboxSignal = OutboxSignal(), listCache: RoomListCache = RoomListCache(),
+                drawRoomID: @escaping @Sendable () -> RoomID = { RoomID.random(in: RoomIDs.range) }) {
         self.database = database
+        self.listCache = listCache
+        self.drawRoomID = drawRoomID
         self.clock = clock
         self.registry = registry
         self.tenants = tenants
@@ -58,32 +66,46 @@ public struct RoomEngine: Sendable {
         let capacity = spec.capacity ?? enabled.policy.capacity
         guard (1...1_000_000).contains(capacity) else { throw RoomError.invalid(field: "capacity", reason: "must be between 1 and 1000000") }
 
+        // A drawn id is checked by the primary key (and the IM chatroom's own
+        // key), not by a query first: a collision, one in millions, draws again.
+        let drawsID = spec.id == nil
+        for attempt in 1... {
+            do {
+                return try await create(spec, enabled: enabled, tenant: tenant, by: actor, capacity: capacity, ttl: ttl, now: now)
+            } catch let error as RoomIDTaken where drawsID && attempt < 8 {
+                database.logger.info("drawn room id was taken; drawing again", metadata: ["id": "\(error.id)"])
+            } catch is RoomIDTaken {
+                throw RoomError.invalid(field: "id", reason: "room id is taken")
+            }
+        }
+        fatalError("unreachable")
+    }
+
+    private func create(_ spec: NewRoom, enabled: EnabledPlugin, tenant: Tenant, by actor: Actor, capacity: Int, ttl: Int, now: Date) async throws -> Room {
+        var spec = spec
         let chatroom = try await openChatroom(&spec, plugin: enabled.plugin, tenant: tenant)
-        if spec.id == nil { spec.id = try await allocateRoomID(tenant.id) }
+        if spec.id == nil { spec.id = drawRoomID() }
         do {
             let (room, queued) = try await database.transaction { connection in
                 let writes = writes(on: connection)
                 try await writes.checkRoomLimits(tenant.id, pluginID: spec.pluginID, owner: spec.owner, policy: enabled.policy, now: now)
-                let room = try await writes.insertRoom(spec, tenantID: tenant.id, capacity: capacity, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
-                try await writes.event(room, kind: "created", actor: actor, detail: ["name": room.name, "owner": room.owner], at: now)
-                if let reservation = room.reservation {
-                    try await writes.event(room, kind: "reserved", actor: actor, detail: ["accounts": reservation.accounts.joined(separator: ",")], at: now)
-                }
-                if spec.ownerJoins {
-                    try await writes.join(room, room.owner, role: "owner", claimsReservation: false, now: now)
-                    try await writes.event(room, kind: "joined", actor: actor, detail: ["role": "owner", "account": room.owner], at: now)
-                }
+                let room = try await writes.insertRoom(spec, tenantID: tenant.id, capacity: capacity, now: now,
+                                                       expiresAt: now.addingTimeInterval(TimeInterval(ttl)), by: actor)
                 let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
                 let messages = try await enabled.plugin.created(room, spec.options, parts)
                 try await writes.enqueue(messages, tenantID: tenant.id, now: now)
                 return (room, !messages.isEmpty)
             }
+            listCache.forget(tenant.id, room.pluginID)
             if queued { outboxSignal.wake() }
             Self.transitions.increment(kind: "created", plugin: room.pluginID)
             return room
         } catch {
             if let chatroom {
                 try? await tenant.im.closeChatroom(chatroom, operator: spec.owner, notifyExt: nil)
+            }
+            if let taken = error as? PSQLError, taken.serverInfo?[.sqlState] == "23505", taken.serverInfo?[.constraintName] == "rooms_pkey" {
+                throw RoomIDTaken(id: spec.id ?? 0)
             }
             throw error
         }
@@ -94,24 +116,23 @@ public struct RoomEngine: Sendable {
     /// own numeric ids (NetEase) gives the room its chatroom's id.
     private func openChatroom(_ spec: inout NewRoom, plugin: BoundPlugin, tenant: Tenant) async throws -> String? {
         guard case .perRoom = plugin.chatroom, spec.imChatroomID == nil else { return nil }
-        let roomID = try await allocateRoomID(tenant.id)
-        let chatroom = try await tenant.im.createChatroom(name: spec.name, creator: spec.owner, id: String(roomID))
+        let roomID = spec.id ?? drawRoomID()
+        let chatroom: String
+        do {
+            chatroom = try await tenant.im.createChatroom(name: spec.name, creator: spec.owner, id: String(roomID))
+        } catch IMError.rejected(_, 409, _) {
+            throw RoomIDTaken(id: roomID)
+        }
         spec.id = Int64(chatroom).flatMap { $0 > 0 ? $0 : nil } ?? roomID
         spec.imChatroomID = chatroom
         return chatroom
     }
 
-    /// A random id (from the system's CSPRNG) no room of the tenant has: ids
-    /// cannot be enumerated or guessed from one another. Nine or ten digits,
-    /// below 2^31, as the shipped apps hold room ids in 32-bit integers. Two
-    /// creates drawing the same id at once would meet the primary key.
-    private func allocateRoomID(_ tenantID: TenantID) async throws -> RoomID {
-        for _ in 0..<8 {
-            let id = RoomID.random(in: RoomIDs.range)
-            let rows = try await database.query("SELECT 1 FROM rooms WHERE tenant_id = \(tenantID) AND room_id = \(id)")
-            if rows.isEmpty { return id }
-        }
-        throw RoomError.invalid(field: "id", reason: "no room id could be allocated")
+    /// Room ids are random (from the system's CSPRNG), so they cannot be
+    /// enumerated or guessed from one another: nine or ten digits, below 2^31,
+    /// as the shipped apps hold room ids in 32-bit integers.
+    struct RoomIDTaken: Error {
+        let id: RoomID
     }
 
     // MARK: transitions on one room
@@ -175,7 +196,9 @@ public struct RoomEngine: Sendable {
     /// Closes the room by the one close path the sweeper also takes.
     public func dissolve(_ roomID: RoomID, by actor: Actor, in tenant: Tenant, pluginID: String?) async throws -> Room {
         try await transition(roomID, in: tenant, pluginID: pluginID, account: nil, .dissolve(by: actor)) { writes, room, _, hook in
-            try await self.closeRooms([room], reason: .dissolved, actor: actor, connection: writes.connection, now: hook.now).flatMap(\.messages)
+            // The close writes its side effects itself, in its own statement.
+            try await self.closeRooms([room], reason: .dissolved, actor: actor, connection: writes.connection, now: hook.now)
+            return []
         }
     }
 
@@ -213,8 +236,11 @@ public struct RoomEngine: Sendable {
             let hook = Hook(plugin: try plugin(snapshot.room.tenantID, snapshot.room.pluginID), parts: parts, snapshot: snapshot)
             let messages = try await apply(writes, snapshot.room, decision, hook)
             try await writes.enqueue(messages, tenantID: tenant.id, now: now)
-            return (Self.name(of: decision), Self.room(snapshot.room, after: decision, now: now), !messages.isEmpty)
+            // A close queues its side effects in its own statement (see closeRooms).
+            let closes = if case .close = decision { true } else { false }
+            return (Self.name(of: decision), Self.room(snapshot.room, after: decision, now: now), !messages.isEmpty || closes)
         }
+        if kind != "none" { listCache.forget(room.tenantID, room.pluginID) }
         if queued { outboxSignal.wake() }
         if kind != "none" { Self.transitions.increment(kind: kind, plugin: pluginID ?? "admin") }
         return room

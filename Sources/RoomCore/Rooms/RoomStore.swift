@@ -50,41 +50,33 @@ public struct RoomStore: Sendable {
         return try RoomRows.all(rows)
     }
 
-    /// A plugin's open rooms not past their TTL, newest first, with how many
-    /// members each has joined.
-    public func openRooms(_ tenantID: TenantID, pluginID: String, now: Date, limit: Int) async throws -> [(room: Room, joinedCount: Int)] {
+    /// Part of a plugin's list of open rooms not past their TTL, newest
+    /// first, with each room's joined members and the list's total: one
+    /// query (the total is a window count), a second only past the end.
+    public func openList(_ tenantID: TenantID, pluginID: String, now: Date, limit: Int, offset: Int) async throws -> RoomListCache.Head {
         let rows = try await database.query("""
-            SELECT \(unescaped: RoomRows.columns), joined_count FROM rooms
+            SELECT \(unescaped: RoomRows.columns), joined_count, count(*) OVER ()::int AS total FROM rooms
             WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = 'open' AND expires_at > \(now)
-            ORDER BY created_seq DESC LIMIT \(limit)
-            """)
-        return try rows.map { row in (try RoomRows.decode(row), try row.makeRandomAccess()["joined_count"].decode(Int.self)) }
-    }
-
-    /// A plugin's open rooms owned by `owner`, newest first.
-    public func openRooms(_ tenantID: TenantID, pluginID: String, ownedBy owner: AccountID, limit: Int) async throws -> [Room] {
-        try await rooms(tenantID, .init(state: "open", pluginID: pluginID, owner: owner, limit: limit))
-    }
-
-    /// One page of a plugin's rooms in a state, newest first, and how many
-    /// there are in all: one query (the total is a window count), a second
-    /// only when the page is past the end.
-    public func page(_ tenantID: TenantID, pluginID: String, state: String, limit: Int, offset: Int) async throws -> (rooms: [Room], total: Int) {
-        let rows = try await database.query("""
-            SELECT \(unescaped: RoomRows.columns), count(*) OVER ()::int AS total FROM rooms
-            WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = \(state)
             ORDER BY created_seq DESC LIMIT \(limit) OFFSET \(offset)
             """)
-        guard let first = rows.first else { return ([], try await count(tenantID, pluginID: pluginID, state: state)) }
-        return (try RoomRows.all(rows), try first.makeRandomAccess()["total"].decode(Int.self))
+        guard let first = rows.first else {
+            let counted = try await database.query("""
+                SELECT count(*)::int FROM rooms
+                WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = 'open' AND expires_at > \(now)
+                """)
+            return RoomListCache.Head(rooms: [], total: try counted.decode(Int.self).first ?? 0)
+        }
+        let listed = try rows.map { row in
+            RoomListCache.Listed(room: try RoomRows.decode(row), joinedCount: try row.makeRandomAccess()["joined_count"].decode(Int.self))
+        }
+        return RoomListCache.Head(rooms: listed, total: try first.makeRandomAccess()["total"].decode(Int.self))
     }
 
     public func count(_ tenantID: TenantID, pluginID: String, state: String) async throws -> Int {
         let rows = try await database.query("""
             SELECT count(*)::int FROM rooms WHERE tenant_id = \(tenantID) AND plugin_id = \(pluginID) AND state = \(state)
             """)
-        for count in try rows.decode(Int.self) { return count }
-        return 0
+        return try rows.decode(Int.self).first ?? 0
     }
 
     public func members(_ tenantID: TenantID, _ roomID: RoomID) async throws -> [RoomMember] {

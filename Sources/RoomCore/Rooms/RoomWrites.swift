@@ -74,17 +74,35 @@ struct RoomWrites {
         if let limit = policy.maxRoomsPerOwner, owned >= limit { throw RoomError.tooManyRoomsForOwner(limit: limit) }
     }
 
-    func insertRoom(_ spec: NewRoom, tenantID: TenantID, capacity: Int, now: Date, expiresAt: Date) async throws -> Room {
+    /// The room, its audit events (created, reserved, the owner joined) and
+    /// the owner's membership in one statement.
+    func insertRoom(_ spec: NewRoom, tenantID: TenantID, capacity: Int, now: Date, expiresAt: Date, by actor: Actor) async throws -> Room {
         let reservation = spec.reservation
+        var events: [(kind: String, detail: [String: String])] = [("created", ["name": spec.name, "owner": spec.owner])]
+        if let reservation { events.append(("reserved", ["accounts": reservation.accounts.joined(separator: ",")])) }
+        if spec.ownerJoins { events.append(("joined", ["role": "owner", "account": spec.owner])) }
+        let details = events.map { JSONValue.object($0.detail.mapValues(JSONValue.string)).jsonText }
         let rows = try await connection.run("""
-            INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at,
-                               reserved_for, reserved_until, lapse_action, im_chatroom_id, attributes)
-            VALUES (\(tenantID), \(spec.id), \(spec.pluginID), \(spec.name), \(spec.owner), 'open', \(capacity), \(now), \(expiresAt),
-                    \(reservation?.accounts), \(reservation?.until), \(reservation?.onLapse.rawValue ?? LapseAction.release.rawValue),
-                    \(spec.imChatroomID), \(spec.attributes)::jsonb)
-            RETURNING \(unescaped: RoomRows.columns)
+            WITH room AS (
+                INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at,
+                                   reserved_for, reserved_until, lapse_action, im_chatroom_id, attributes, joined_count)
+                VALUES (\(tenantID), \(spec.id), \(spec.pluginID), \(spec.name), \(spec.owner), 'open', \(capacity), \(now), \(expiresAt),
+                        \(reservation?.accounts), \(reservation?.until), \(reservation?.onLapse.rawValue ?? LapseAction.release.rawValue),
+                        \(spec.imChatroomID), \(spec.attributes)::jsonb, \(spec.ownerJoins ? 1 : 0))
+                RETURNING \(unescaped: RoomRows.columns)
+            ), owner_joined AS (
+                INSERT INTO room_members (tenant_id, room_id, accid, role, status, joined_at, updated_at)
+                SELECT tenant_id, room_id, owner, 'owner', 'joined', \(now), \(now) FROM room WHERE \(spec.ownerJoins)
+            ), events AS (
+                INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+                SELECT room.tenant_id, room.room_id, \(now), e.kind, \(actor.description), e.detail::jsonb
+                FROM room, unnest(\(events.map(\.kind))::text[], \(details)::text[]) WITH ORDINALITY AS e(kind, detail, n)
+                ORDER BY e.n
+            )
+            SELECT * FROM room
             """, logger: logger)
         guard let room = try await RoomRows.all(rows).first else { throw RoomError.notFound }
+        for event in events { try await publish([room], kind: event.kind, actor: actor, detail: event.detail, at: now) }
         return room
     }
 
@@ -117,10 +135,17 @@ struct RoomWrites {
         }
     }
 
-    /// Closes a batch of rooms and writes their audit events in one statement
-    /// (the sweeper closes a thousand at once; dissolve, one).
-    func close(_ rooms: [Room], reason: CloseReason, actor: Actor, now: Date) async throws {
+    /// Closes a batch of rooms and writes their audit events and `effects`
+    /// (each tenant's side effects, in order) in one statement: the sweeper
+    /// closes a thousand at once; dissolve, one. Returns whether it queued any.
+    @discardableResult
+    func close(_ rooms: [Room], reason: CloseReason, actor: Actor, now: Date, effects: [(tenantID: TenantID, messages: [OutboxMessage])]) async throws -> Bool {
         let detail = JSONValue.object(["reason": .string(reason.rawValue)]).jsonText
+        var outbox = OutboxRows()
+        for (tenantID, notices) in notices(rooms, kind: "closed", actor: actor, detail: ["reason": reason.rawValue], at: now) {
+            outbox.add(notices, tenantID: tenantID, webhooks: webhooks(tenantID), now: now)
+        }
+        for (tenantID, messages) in effects { outbox.add(messages, tenantID: tenantID, webhooks: webhooks(tenantID), now: now) }
         try await connection.run("""
             -- cross-tenant: a sweep closes its batch of rooms, of any tenants, in one statement
             WITH closed AS (
@@ -128,11 +153,14 @@ struct RoomWrites {
                 FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
                 WHERE r.tenant_id = u.t AND r.room_id = u.id
                 RETURNING r.tenant_id, r.room_id
+            ), queued AS (
+                \(outboxInsert: outbox, at: now)
             )
             INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
             SELECT tenant_id, room_id, \(now), 'closed', \(actor.description), \(detail)::jsonb FROM closed
             """, logger: logger)
-        try await publish(rooms, kind: "closed", actor: actor, detail: ["reason": reason.rawValue], at: now)
+        try await outbox.writeTimeline(at: now, on: connection, logger: logger)
+        return !outbox.isEmpty
     }
 
     func releaseReservations(_ rooms: [Room]) async throws {
@@ -180,20 +208,28 @@ struct RoomWrites {
         try await publish(rooms, kind: kind, actor: actor, detail: detail, at: at)
     }
 
-    /// The webhook entries of an engine event on `rooms`, for the endpoints
-    /// of each room's tenant that want it (nothing to write for most tenants).
-    private func publish(_ rooms: [Room], kind: String, actor: Actor, detail: [String: String], at: Date) async throws {
-        guard let (type, extra) = WebhookEventTypes.type(ofTimelineKind: kind) else { return }
+    /// The webhook entries of an engine event on `rooms`, by tenant, for the
+    /// endpoints of each room's tenant that want it (none for most tenants).
+    private func notices(_ rooms: [Room], kind: String, actor: Actor, detail: [String: String], at: Date) -> [(tenantID: TenantID, messages: [OutboxMessage])] {
+        guard let (type, extra) = WebhookEventTypes.type(ofTimelineKind: kind) else { return [] }
+        var found: [(tenantID: TenantID, messages: [OutboxMessage])] = []
         for (tenantID, group) in Dictionary(grouping: rooms, by: \.tenantID).sorted(by: { $0.key < $1.key }) {
             let endpoints = webhooks(tenantID)
             guard endpoints.contains(where: { $0.wants(type) }) else { continue }
-            let messages = group.flatMap { room in
+            found.append((tenantID, group.flatMap { room in
                 var data = detail.mapValues(JSONValue.string).merging(extra) { _, new in new }
                 data["plugin"] = .string(room.pluginID)
                 data["actor"] = .string(actor.description)
                 return EventNotice(tenantID: tenantID, roomID: room.id, type: type, at: at, data: data).deliveries(to: endpoints)
-            }
-            try await OutboxStore.enqueue(messages, tenantID: tenantID, webhooks: endpoints, now: at, on: connection, logger: logger)
+            }))
+        }
+        return found
+    }
+
+    /// Writes the webhook entries of an engine event on `rooms`.
+    private func publish(_ rooms: [Room], kind: String, actor: Actor, detail: [String: String], at: Date) async throws {
+        for (tenantID, messages) in notices(rooms, kind: kind, actor: actor, detail: detail, at: at) {
+            try await OutboxStore.enqueue(messages, tenantID: tenantID, webhooks: webhooks(tenantID), now: at, on: connection, logger: logger)
         }
     }
 

@@ -13,6 +13,8 @@ public struct LocalIMProvider: IMProvider {
     public let limits: LocalIMLimits
     /// A connection not seen for this long no longer counts as present.
     public static let presenceWindow: TimeInterval = 90
+    /// Shared by every copy of this provider (one per tenant load).
+    private let presenceCounts = PresenceCounts()
 
     public init(tenantID: TenantID, database: Database, clock: any RoomClock, limits: LocalIMLimits = .init()) {
         self.tenantID = tenantID
@@ -146,16 +148,17 @@ public struct LocalIMProvider: IMProvider {
 
     public func onlineCounts(_ chatrooms: [String]) async throws -> [String: Int] {
         guard !chatrooms.isEmpty else { return [:] }
-        let rows = try await database.query("""
-            SELECT p.chatroom_id, count(DISTINCT p.accid)::int FROM im_presence p
-            JOIN im_connections c ON c.tenant_id = p.tenant_id AND c.connection_id = p.connection_id
-            WHERE p.tenant_id = \(tenantID) AND p.chatroom_id = ANY(\(chatrooms))
-              AND c.seen_at > \(clock.now().addingTimeInterval(-Self.presenceWindow))
-            GROUP BY p.chatroom_id
-            """)
-        var counts: [String: Int] = [:]
-        for (id, count) in try rows.decode((String, Int).self) { counts[id] = count }
-        return counts
+        return try await presenceCounts.counts(of: chatrooms) { [tenantID, database, clock] in
+            let rows = try await database.query("""
+                SELECT p.chatroom_id, count(DISTINCT p.accid)::int FROM im_presence p
+                JOIN im_connections c ON c.tenant_id = p.tenant_id AND c.connection_id = p.connection_id
+                WHERE p.tenant_id = \(tenantID) AND c.seen_at > \(clock.now().addingTimeInterval(-Self.presenceWindow))
+                GROUP BY p.chatroom_id
+                """)
+            var counts: [String: Int] = [:]
+            for (id, count) in try rows.decode((String, Int).self) { counts[id] = count }
+            return counts
+        }
     }
 
     public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws {

@@ -57,6 +57,11 @@ public struct Roomkeeper: Sendable {
         TenantReloadListener(broadcast: reloadBroadcast, tenants: services.tenants, logger: logger)
     }
 
+    /// Keeps this instance's room lists current.
+    public var roomListListener: RoomListListener {
+        RoomListListener(database: services.database, cache: services.engine.listCache, logger: logger)
+    }
+
     public var sweeper: ExpirySweeper {
         ExpirySweeper(engine: services.engine, configuration: options.sweeper, logger: logger)
     }
@@ -111,7 +116,7 @@ public struct Roomkeeper: Sendable {
             router: try buildRouter(),
             server: .boundedHTTP1WebSocket(webSocketRouter: buildWebSocketRouter(), headSeconds: options.requestHeadSeconds, idleSeconds: options.idleSeconds),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "roomkeeper"),
-            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention, reloadListener],
+            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention, reloadListener, roomListListener],
             logger: logger)
     }
 }

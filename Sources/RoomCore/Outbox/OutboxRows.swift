@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Side effects ready for the outbox, of one or more tenants, so that one
+/// statement can write them: on their own (`OutboxStore.enqueue`) or as part
+/// of the statement that closes rooms (one round trip for both). A plugin's
+/// `.event` becomes a timeline row and a delivery to each endpoint that
+/// wants it.
+struct OutboxRows {
+    private(set) var tenants: [TenantID] = []
+    private(set) var rooms: [RoomID] = []
+    private(set) var kinds: [String] = []
+    private(set) var lanes: [String] = []
+    private(set) var payloads: [String] = []
+    private var timeline: [(tenantID: TenantID, roomID: RoomID, event: PluginEvent)] = []
+
+    var isEmpty: Bool { tenants.isEmpty }
+
+    /// In order: per-room order holds within each lane.
+    mutating func add(_ messages: [OutboxMessage], tenantID: TenantID, webhooks: [WebhookEndpoint], now: Date) {
+        for message in messages {
+            guard case .event(let event) = message.effect else {
+                append(message, tenantID: tenantID)
+                continue
+            }
+            if let roomID = message.roomID { timeline.append((tenantID, roomID, event)) }
+            for delivery in EventNotice(tenantID: tenantID, roomID: message.roomID, type: event.type, at: now, data: event.data).deliveries(to: webhooks) {
+                append(delivery, tenantID: tenantID)
+            }
+        }
+    }
+
+    private mutating func append(_ message: OutboxMessage, tenantID: TenantID) {
+        tenants.append(tenantID)
+        rooms.append(message.roomID ?? 0)
+        kinds.append(message.effect.kind)
+        lanes.append(message.effect.lane)
+        payloads.append(message.effect.payload)
+    }
+
+    /// The plugin events' timeline rows, in order, in a statement of their own
+    /// (after the room's own events of the transition).
+    func writeTimeline(at now: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !timeline.isEmpty else { return }
+        try await connection.run("""
+            -- cross-tenant: the events of the tenants whose side effects these are
+            INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+            SELECT t, r, \(now), k, a, d::jsonb
+            FROM unnest(\(timeline.map(\.tenantID))::text[], \(timeline.map(\.roomID))::bigint[], \(timeline.map(\.event.type))::text[],
+                        \(timeline.map(\.event.actor))::text[], \(timeline.map { JSONValue.object($0.event.data).jsonText })::text[])
+                 WITH ORDINALITY AS u(t, r, k, a, d, n)
+            ORDER BY n
+            """, logger: logger)
+    }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// `INSERT INTO outbox …` of every row of `rows`, in order, spliced into
+    /// a larger statement with its values bound (no RETURNING: the caller
+    /// adds it if it wants the ids).
+    mutating func appendInterpolation(outboxInsert rows: OutboxRows, at now: Date) {
+        appendLiteral("""
+            -- cross-tenant: the side effects of the tenants whose rooms a statement changed, each row naming its tenant
+            INSERT INTO outbox (tenant_id, room_id, kind, lane, payload, next_attempt_at, created_at)
+            SELECT t, NULLIF(r, 0), k, l, p::jsonb, 
+            """)
+        appendInterpolation(now)
+        appendLiteral(", ")
+        appendInterpolation(now)
+        appendLiteral(" FROM unnest(")
+        appendInterpolation(rows.tenants)
+        appendLiteral("::text[], ")
+        appendInterpolation(rows.rooms)
+        appendLiteral("::bigint[], ")
+        appendInterpolation(rows.kinds)
+        appendLiteral("::text[], ")
+        appendInterpolation(rows.lanes)
+        appendLiteral("::text[], ")
+        appendInterpolation(rows.payloads)
+        appendLiteral("::text[]) WITH ORDINALITY AS u(t, r, k, l, p, n) ORDER BY n")
+    }
+}
