@@ -114,6 +114,7 @@ let package = Package(
         .executableTarget(
             name: "bench-bare",
             dependencies: [
+                "RoomCore",  // for PgPass only: the password comes from PGPASSFILE, as the server's does
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

@@ -133,6 +133,8 @@ def wrk(url, connections, seconds, script=None, threads=2):
         if match:
             value, unit = float(match.group(1)), match.group(2)
             result[key] = value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    result["non_2xx"] = int(errors.group(1)) if errors else 0
     flows = re.search(r"FLOWS (\d+) ([\d.]+)", out)
     if flows:
         result["flows_per_s"] = int(flows.group(1)) / float(flows.group(2))
@@ -143,34 +145,53 @@ def guest_sids(count):
     return [post(f"/t/{TENANT}/audio-chatroom/user/get")["data"]["sid"] for _ in range(count)]
 
 
-def capture_flow_sql(sid):
-    """The SQL one create → list → dissolve flow sends, read from PostgreSQL's
-    statement log while a server with idle background services serves it."""
+def capture_sql(requests, server_env=None):
+    """The SQL each request sends, read from PostgreSQL's statement log while
+    a server with idle background services serves them one at a time.
+    `requests` is a list of (path, body or callable(previous answers) -> body)."""
     database = DB.rsplit("/", 1)[1].split("?")[0]
     sql(f"ALTER DATABASE {database} SET log_statement = 'all'")
-    server = Server("roomkeeper", PORT, {"ROOMKEEPER_SWEEP_INTERVAL": "1h", "ROOMKEEPER_OUTBOX_POLL": "1h"})
+    server = Server("roomkeeper", PORT, dict({"ROOMKEEPER_SWEEP_INTERVAL": "1h", "ROOMKEEPER_OUTBOX_POLL": "1h"}, **(server_env or {})))
+    captured, answers = [], []
     try:
         time.sleep(0.5)
-        offset = os.path.getsize(PG_LOG)
-        base = f"/t/{TENANT}/audio-chatroom"
-        room = post(f"{base}/room/create", f"sid={sid}&roomName=bench")["data"]["roomId"]
-        post(f"{base}/room/list")
-        post(f"{base}/room/dissolve", f"sid={sid}&roomId={room}")
-        time.sleep(0.5)
+        for path, body in requests:
+            offset = os.path.getsize(PG_LOG)
+            answers.append(post(path, body(answers) if callable(body) else body))
+            time.sleep(0.3)
+            with open(PG_LOG, errors="replace") as handle:
+                handle.seek(offset)
+                captured.append(parse_statements(handle.read()))
     finally:
         sql(f"ALTER DATABASE {database} RESET log_statement")
         server.stop()
-    with open(PG_LOG, errors="replace") as handle:
-        handle.seek(offset)
-        text = handle.read()
-    return parse_statements(text), room
+    return captured, answers
+
+
+def capture_flow_sql(sid):
+    """The SQL of one create → list → dissolve flow, by request."""
+    base = f"/t/{TENANT}/audio-chatroom"
+    captured, answers = capture_sql([
+        (f"{base}/room/create", f"sid={sid}&roomName=bench"),
+        (f"{base}/room/list", ""),
+        (f"{base}/room/dissolve", lambda answers: f"sid={sid}&roomId={answers[0]['data']['roomId']}"),
+    ])
+    return captured, answers[0]["data"]["roomId"]
+
+
+def round_trips(statements):
+    """Statements and round trips of one request (BEGIN and COMMIT are round trips too)."""
+    return {"statements": sum(1 for s in statements if s.upper() not in ("BEGIN", "COMMIT")), "round_trips": len(statements)}
 
 
 ENTRY = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \w+ \[(\d+)\] (LOG|DETAIL|ERROR|STATEMENT|HINT|CONTEXT):  (.*)$")
 # The outbox's delivery of the dissolve's side effect runs after it, in the background: not the flow's.
 # The dissolve's own close (`WITH closed AS (UPDATE rooms …) INSERT INTO room_events …`) is the flow's:
 # the sweeper is idle while the flow is captured, so it is counted and replayed by pgbench.
-BACKGROUND = re.compile(r"UPDATE outbox|FROM outbox|DELETE FROM im_presence|UPDATE im_chatrooms SET open = false|LISTEN|schema_migrations|pg_advisory|ALTER DATABASE", re.S)
+# The local IM's online counts are read at most once a second per tenant (PresenceCounts), not per request;
+# the outbox delivers side effects after the request (the local IM's writes carry an idempotency key).
+BACKGROUND = re.compile(r"UPDATE outbox|FROM outbox|DELETE FROM im_presence|UPDATE im_chatrooms SET open = false|LISTEN|schema_migrations|"
+                        r"pg_advisory|ALTER DATABASE|count\(DISTINCT p\.accid\)|idempotency_key", re.S)
 
 
 def parse_statements(text):
@@ -206,7 +227,8 @@ def parse_statements(text):
 
 
 def pgbench_script(statements, room, accid, token_hash):
-    lines = []
+    # The server draws room ids at random (checked by the primary key).
+    lines = ["\\set room_id random(100000000, 2147483647)"]
     for statement in statements:
         statement = re.sub(rf"(?<!\d){room}(?!\d)", ":room_id", statement)
         statement = statement.replace(f"'{token_hash}'", "encode(sha256(('bench-sid-' || :client_id)::bytea), 'hex')")
@@ -214,15 +236,7 @@ def pgbench_script(statements, room, accid, token_hash):
         # A leading "-- why" comment would swallow the whole statement once it is on one line.
         statement = re.sub(r"--[^\n]*", "", statement)
         statement = " ".join(statement.split())
-        if re.fullmatch(r"SELECT nextval\('room_ids'\)", statement):
-            statement += " AS room_id \\gset"
-        elif statement.startswith("SELECT 1 FROM rooms WHERE") and ":room_id" in statement:
-            # The server draws room ids at random and checks them unused.
-            lines.append("\\set room_id random(100000000, 2147483647)")
-            statement += ";"
-        elif not statement.endswith(";") and "\\gset" not in statement:
-            statement += ";"
-        lines.append(statement)
+        lines.append(statement if statement.endswith(";") else statement + ";")
     return "\n".join(lines) + "\n"
 
 
@@ -246,22 +260,41 @@ def pgbench(script_path, clients, seconds):
     return float(match.group(1)), int(failed.group(1)) if failed else 0
 
 
+# A hand-written create → list → dissolve with the flow's guarantees, the
+# fixed reference of #19: the session checked in each request's statement;
+# the room, its audit event, its seats and its IM chatroom in one statement;
+# the list and its total in one; the close, its event and its outbox entry
+# (the IM chatroom's close) in one. 3 statements, 3 round trips a flow.
+MINIMAL_FLOW = """\\set room_id random(100000000, 2147483647)
+WITH who AS (SELECT s.accid FROM sessions s WHERE s.tenant_id = 'bench' AND s.token_hash = encode(sha256(('bench-sid-' || :client_id)::bytea), 'hex') AND s.plugin_id = 'audio-chatroom' AND s.revoked_at IS NULL AND s.expires_at > now()), chat AS (INSERT INTO im_chatrooms (tenant_id, chatroom_id, name, creator, created_at) SELECT 'bench', ':room_id', 'bench', accid, now() FROM who), room AS (INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at, im_chatroom_id, attributes) SELECT 'bench', :room_id, 'audio-chatroom', 'bench', accid, 'open', 10000, now(), now() + interval '2 days', ':room_id', '{"thumbnail":"x"}' FROM who RETURNING tenant_id, room_id, owner), created AS (INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail) SELECT tenant_id, room_id, now(), 'created', 'account:' || owner, '{}' FROM room) INSERT INTO audio_chatroom_seats (tenant_id, room_id, seat_index, updated_at) SELECT tenant_id, room_id, i, now() FROM room, generate_series(0, 7) AS i;
+SELECT room_id, name, owner, attributes::text, created_at, joined_count, count(*) OVER () FROM rooms WHERE tenant_id = 'bench' AND plugin_id = 'audio-chatroom' AND state = 'open' AND expires_at > now() ORDER BY created_seq DESC LIMIT 20;
+WITH who AS (SELECT s.accid FROM sessions s WHERE s.tenant_id = 'bench' AND s.token_hash = encode(sha256(('bench-sid-' || :client_id)::bytea), 'hex') AND s.plugin_id = 'audio-chatroom' AND s.revoked_at IS NULL AND s.expires_at > now()), closed AS (UPDATE rooms SET state = 'closed', close_reason = 'dissolved', closed_at = now(), version = version + 1 WHERE tenant_id = 'bench' AND room_id = :room_id AND state = 'open' AND owner = (SELECT accid FROM who) RETURNING tenant_id, room_id, owner), ended AS (INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail) SELECT tenant_id, room_id, now(), 'closed', 'account:' || owner, '{"reason":"dissolved"}' FROM closed) INSERT INTO outbox (tenant_id, room_id, kind, lane, payload, next_attempt_at, created_at) SELECT tenant_id, room_id, 'im', '', jsonb_build_object('closeChatroom', jsonb_build_object('chatroom', room_id::text, 'operator', owner)), now(), now() FROM closed;
+"""
+
+
 def figure_flow(seconds):
-    log("figure 1: the audio-chatroom flow over HTTP vs pgbench running its SQL")
+    log("figure 1: the audio-chatroom flow over HTTP vs pgbench running its SQL, and vs a hand-written minimal flow")
     server = Server("roomkeeper", PORT)
     try:
         sids = guest_sids(64)
     finally:
         server.stop()
-    accid_rows = sql(f"SELECT s.accid FROM sessions s WHERE s.tenant_id = '{TENANT}' AND s.token_hash = '{hashlib.sha256(sids[0].encode()).hexdigest()}'")
-    statements, room = capture_flow_sql(sids[0])
-    script = pgbench_script(statements, room, accid_rows, hashlib.sha256(sids[0].encode()).hexdigest())
+    token_hash = hashlib.sha256(sids[0].encode()).hexdigest()
+    accid = sql(f"SELECT s.accid FROM sessions s WHERE s.tenant_id = '{TENANT}' AND s.token_hash = '{token_hash}'")
+    by_request, room = capture_flow_sql(sids[0])
+    script = pgbench_script([s for statements in by_request for s in statements], room, accid, token_hash)
     script_path = os.path.join(WORK, "flow.sql")
     with open(script_path, "w") as handle:
         handle.write(script)
+    minimal_path = os.path.join(WORK, "minimal-flow.sql")
+    with open(minimal_path, "w") as handle:
+        handle.write(MINIMAL_FLOW)
     pgbench_clients(64)
-    results = {"sql_statements_per_flow": sum(1 for line in script.splitlines() if line.upper() not in ("BEGIN;", "COMMIT;") and not line.startswith("\\")),
-               "pgbench_script": os.path.relpath(script_path, HERE)}
+    requests = {name: round_trips(statements) for name, statements in zip(("create", "list", "dissolve"), by_request)}
+    results = {"sql_statements_per_flow": sum(r["statements"] for r in requests.values()),
+               "round_trips_per_flow": sum(r["round_trips"] for r in requests.values()),
+               "by_request": requests, "pgbench_script": os.path.relpath(script_path, HERE),
+               "minimal_script": os.path.relpath(minimal_path, HERE)}
     server = Server("roomkeeper", PORT)
     try:
         lua = os.path.join(WORK, "flow.lua")
@@ -272,12 +305,15 @@ def figure_flow(seconds):
             http = wrk(f"http://127.0.0.1:{PORT}", connections, seconds, lua, threads=connections)
             server_rss = server.rss_mb()
             tps, failed = pgbench(script_path, connections, seconds)
+            minimal, minimal_failed = pgbench(minimal_path, connections, seconds)
             results[f"c{connections}"] = {"http_flows_per_s": round(http["flows_per_s"], 1), "pgbench_flows_per_s": round(tps, 1),
                                           "ratio": round(http["flows_per_s"] / tps, 2), "pgbench_failed": failed,
+                                          "minimal_flows_per_s": round(minimal, 1), "ratio_to_minimal": round(http["flows_per_s"] / minimal, 2),
+                                          "minimal_failed": minimal_failed,
                                           "http_p99_ms": round(http.get("p99_ms", 0), 2), "server_rss_mb": round(server_rss, 1)}
     finally:
         server.stop()
-    sql(f"DELETE FROM rooms WHERE tenant_id = '{TENANT}'")
+    sql(f"DELETE FROM rooms WHERE tenant_id = '{TENANT}'; DELETE FROM im_chatrooms WHERE tenant_id = '{TENANT}'")
     return results
 
 
@@ -329,6 +365,8 @@ def figure_overhead(seconds):
         bare.stop()
     for connections in (16, 64):
         ours, bare_figures = results[f"list_c{connections}"], results[f"bare_c{connections}"]
+        if ours["non_2xx"] or bare_figures["non_2xx"]:
+            raise RuntimeError(f"figure 2 measured failures, not lists: {ours} / {bare_figures}")
         results[f"ratio_c{connections}"] = {"throughput": round(ours["requests_per_s"] / bare_figures["requests_per_s"], 2),
                                             "p99": round(ours.get("p99_ms", 0) / max(bare_figures.get("p99_ms", 1e-9), 1e-9), 2)}
     sql(f"DELETE FROM rooms WHERE tenant_id = '{TENANT}'")
@@ -346,34 +384,214 @@ def seed_rooms(count, due, name):
     """)
 
 
-def figure_expiry(rooms):
-    log(f"figure 3: {rooms} rooms falling due at once, 1 and 3 sweepers")
-    results = {}
-    for sweepers in (1, 3):
-        sql(f"DELETE FROM rooms WHERE tenant_id = '{TENANT}'; DELETE FROM outbox WHERE tenant_id = '{TENANT}'")
-        seed_rooms(rooms, True, "expiry")
-        environment = dict(os.environ, ROOMKEEPER_TENANTS=TENANTS_DIR, LOG_LEVEL="error")
-        started = time.monotonic()
-        processes = [subprocess.Popen([os.path.join(BIN, "roomkeeper"), "sweep"], env=environment, cwd=HERE,
-                                      stdout=subprocess.PIPE, text=True) for _ in range(sweepers)]
-        counts = [int(process.communicate(timeout=600)[0].strip() or 0) for process in processes]
-        elapsed = time.monotonic() - started
-        seeded = f"SELECT room_id FROM rooms WHERE tenant_id = '{TENANT}' AND name = 'expiry'"
-        closed = int(sql(f"SELECT count(*) FROM rooms WHERE tenant_id = '{TENANT}' AND name = 'expiry' AND state = 'closed' AND close_reason = 'expired'"))
-        events = int(sql(f"SELECT count(*) FROM room_events WHERE tenant_id = '{TENANT}' AND kind = 'closed' AND room_id IN ({seeded})"))
-        twice = int(sql(f"SELECT count(*) FROM (SELECT room_id FROM room_events WHERE tenant_id = '{TENANT}' AND kind = 'closed' "
-                        f"AND room_id IN ({seeded}) GROUP BY room_id HAVING count(*) > 1) AS t"))
-        outbox = int(sql(f"SELECT count(*) FROM outbox WHERE tenant_id = '{TENANT}' AND room_id IN ({seeded})"))
-        results[f"sweepers_{sweepers}"] = {
-            "seconds": round(elapsed, 2), "rooms_per_s": round(rooms / elapsed), "closed": closed, "per_process": counts,
-            "closed_exactly_once": closed == rooms and events == rooms and twice == 0 and sum(counts) == rooms and outbox == rooms,
-            "outbox_entries": outbox}
+def run_sweepers(count):
+    """`count` sweeper processes at once; each prints how many rooms it closed and its sweep's own seconds."""
+    environment = dict(os.environ, ROOMKEEPER_TENANTS=TENANTS_DIR, LOG_LEVEL="error")
+    processes = [subprocess.Popen([os.path.join(BIN, "roomkeeper"), "sweep", "--timed"], env=environment, cwd=HERE,
+                                  stdout=subprocess.PIPE, text=True) for _ in range(count)]
+    outputs = [process.communicate(timeout=900)[0].split() for process in processes]
+    return [int(out[0]) for out in outputs], max(float(out[1]) for out in outputs)
+
+
+def closed_exactly_once(rooms, name):
+    seeded = f"SELECT room_id FROM rooms WHERE tenant_id = '{TENANT}' AND name = '{name}'"
+    closed = int(sql(f"SELECT count(*) FROM rooms WHERE tenant_id = '{TENANT}' AND name = '{name}' AND state = 'closed' AND close_reason = 'expired'"))
+    events = int(sql(f"SELECT count(*) FROM room_events WHERE tenant_id = '{TENANT}' AND kind = 'closed' AND room_id IN ({seeded})"))
+    twice = int(sql(f"SELECT count(*) FROM (SELECT room_id FROM room_events WHERE tenant_id = '{TENANT}' AND kind = 'closed' "
+                    f"AND room_id IN ({seeded}) GROUP BY room_id HAVING count(*) > 1) AS t"))
+    outbox = int(sql(f"SELECT count(*) FROM outbox WHERE tenant_id = '{TENANT}' AND room_id IN ({seeded})"))
+    return {"closed": closed, "outbox_entries": outbox, "closed_exactly_once": closed == rooms and events == rooms and twice == 0 and outbox == rooms}
+
+
+def clear_rooms():
     sql(f"DELETE FROM rooms WHERE tenant_id = '{TENANT}'; DELETE FROM outbox WHERE tenant_id = '{TENANT}'; "
         f"DELETE FROM room_events WHERE tenant_id = '{TENANT}'")
+
+
+ARRAY_LITERAL = re.compile(r"'(?:[^']|'')*'::(?:text|bigint)\[\]")
+
+
+def sweep_pgbench_script():
+    """The sweeper's own batch, as pgbench runs it: its statements read from
+    the statement log of one `roomkeeper sweep`, the claim's rows handed to
+    the close statement (the server passes them as bound arrays)."""
+    clear_rooms()
+    seed_rooms(3, True, "capture")
+    database = DB.rsplit("/", 1)[1].split("?")[0]
+    sql(f"ALTER DATABASE {database} SET log_statement = 'all'")
+    try:
+        offset = os.path.getsize(PG_LOG)
+        run_sweepers(1)
+        time.sleep(0.3)
+    finally:
+        sql(f"ALTER DATABASE {database} RESET log_statement")
+    with open(PG_LOG, errors="replace") as handle:
+        handle.seek(offset)
+        statements = parse_statements(handle.read())
+    claim_at = next(i for i, s in enumerate(statements) if "FOR UPDATE SKIP LOCKED" in s and "expires_at <=" in s)
+    begin = max(i for i in range(claim_at) if statements[i].upper() == "BEGIN")
+    end = next(i for i in range(claim_at, len(statements)) if statements[i].upper() == "COMMIT")
+    batch = statements[begin:end + 1]
+    lines = []
+    for statement in batch:
+        statement = " ".join(re.sub(r"--[^\n]*", "", statement).split())
+        if statement is batch[claim_at - begin] or ("FOR UPDATE SKIP LOCKED" in statement and "expires_at <=" in statement):
+            statement = re.sub(r"expires_at <= '[^']*'", "expires_at <= now()", statement)
+            statement = ("SELECT array_agg(tenant_id)::text AS t, array_agg(room_id)::text AS ids, array_agg('im'::text)::text AS kinds, "
+                         "array_agg(''::text)::text AS lanes, array_agg(json_build_object('closeChatroom', json_build_object("
+                         "'chatroom', im_chatroom_id, 'notifyExt', NULL, 'operator', owner))::text)::text AS payloads "
+                         f"FROM ({statement}) AS claimed \\gset")
+        elif "WITH closed AS" in statement:
+            values = iter(["':t'::text[]", "':ids'::bigint[]", "':t'::text[]", "':ids'::bigint[]", "':kinds'::text[]", "':lanes'::text[]",
+                           "':payloads'::text[]"])
+            statement = ARRAY_LITERAL.sub(lambda m: next(values), statement) + ";"
+        else:
+            statement += ";"
+        lines.append(statement)
+    clear_rooms()
+    return "\n".join(lines) + "\n", sum(1 for s in batch if s.upper() not in ("BEGIN", "COMMIT")), len(batch)
+
+
+def figure_expiry(rooms):
+    log(f"figure 3: {rooms} rooms falling due at once: 1 and 3 sweepers, and pgbench running the sweeper's batch")
+    results = {}
+    script, statements, trips = sweep_pgbench_script()
+    script_path = os.path.join(WORK, "sweep.sql")
+    with open(script_path, "w") as handle:
+        handle.write(script)
+    results["batch_statements"], results["batch_round_trips"], results["pgbench_script"] = statements, trips, os.path.relpath(script_path, HERE)
+    for sweepers in (1, 3):
+        clear_rooms()
+        seed_rooms(rooms, True, "expiry")
+        counts, elapsed = run_sweepers(sweepers)
+        results[f"sweepers_{sweepers}"] = dict({"seconds": round(elapsed, 2), "rooms_per_s": round(rooms / elapsed), "per_process": counts},
+                                               **closed_exactly_once(rooms, "expiry"))
+        results[f"sweepers_{sweepers}"]["closed_exactly_once"] &= sum(counts) == rooms
+    clear_rooms()
+    seed_rooms(rooms, True, "expiry")
+    tps, failed = pgbench_transactions(script_path, rooms // 1000)
+    results["pgbench"] = dict({"rooms_per_s": round(tps * 1000), "failed": failed}, **closed_exactly_once(rooms, "expiry"))
+    results["ratio"] = round(results["sweepers_1"]["rooms_per_s"] / max(results["pgbench"]["rooms_per_s"], 1), 2)
+    clear_rooms()
     return results
 
 
-# ---------------------------------------------------------------- figures 4 and 5
+def pgbench_transactions(script_path, transactions, clients=1):
+    out = subprocess.run([PGBENCH, "-n", "-c", str(clients), "-t", str(transactions), "-f", script_path, DB], capture_output=True, text=True)
+    match = re.search(r"tps = ([\d.]+)", out.stdout)
+    if not match:
+        raise RuntimeError("pgbench failed:\n" + out.stdout + out.stderr)
+    failed = re.search(r"number of failed transactions: (\d+)", out.stdout)
+    return float(match.group(1)), int(failed.group(1)) if failed else 0
+
+
+# ---------------------------------------------------------------- seat moves
+
+WRK_SEATS = """
+local counter = 0
+local threads = {}
+function setup(thread)
+  counter = counter + 1
+  thread:set("id", counter)
+  table.insert(threads, thread)
+end
+local rooms = {%(rooms)s}
+local base = "/t/%(tenant)s/audio-chatroom/mic/"
+local headers = {["Content-Type"] = "application/x-www-form-urlencoded;charset=utf-8"}
+local step, mine = 0, nil
+cycles = 0
+function init(args) mine = rooms[(id - 1) %% #rooms + 1] end
+function request()
+  if step == 0 then return wrk.format("POST", base .. "apply", headers, "sid=" .. mine[2] .. "&roomId=" .. mine[3] .. "&index=1")
+  elseif step == 1 then return wrk.format("POST", base .. "accept", headers, "sid=" .. mine[1] .. "&roomId=" .. mine[3] .. "&index=1")
+  else return wrk.format("POST", base .. "leave", headers, "sid=" .. mine[2] .. "&roomId=" .. mine[3] .. "&index=1") end
+end
+function response(status, headers, body)
+  if string.find(body, '"code":200', 1, true) then
+    if step == 2 then step = 0; cycles = cycles + 1 else step = step + 1 end
+  else step = 0 end
+end
+function done(summary, latency, requests)
+  local total = 0
+  for _, thread in ipairs(threads) do total = total + thread:get("cycles") end
+  io.write(string.format("FLOWS %%d %%f\\n", total, summary.duration / 1e6))
+end
+"""
+
+SEAT_ROOMS = 1_500_000_000
+
+
+def seat_clients(count):
+    """Per pgbench client: a room it hosts, with its seats and IM chatroom, and a member with a session."""
+    sql(f"""
+        INSERT INTO accounts (tenant_id, accid, nickname, created_at)
+        SELECT '{TENANT}', 'bench-member-' || n, 'member', now() FROM generate_series(0, {count - 1}) AS n ON CONFLICT DO NOTHING;
+        INSERT INTO sessions (tenant_id, token_hash, accid, plugin_id, created_at, expires_at)
+        SELECT '{TENANT}', encode(sha256(('bench-member-sid-' || n)::bytea), 'hex'), 'bench-member-' || n, 'audio-chatroom', now(), now() + interval '1 day'
+        FROM generate_series(0, {count - 1}) AS n ON CONFLICT DO NOTHING;
+        INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at, im_chatroom_id)
+        SELECT '{TENANT}', {SEAT_ROOMS} + n, 'audio-chatroom', 'seats', 'bench-user-' || n, 'open', 100, now(), now() + interval '1 day',
+               ({SEAT_ROOMS} + n)::text FROM generate_series(0, {count - 1}) AS n;
+        INSERT INTO im_chatrooms (tenant_id, chatroom_id, name, creator, created_at)
+        SELECT '{TENANT}', ({SEAT_ROOMS} + n)::text, 'seats', 'bench-user-' || n, now() FROM generate_series(0, {count - 1}) AS n ON CONFLICT DO NOTHING;
+        INSERT INTO audio_chatroom_seats (tenant_id, room_id, seat_index, updated_at)
+        SELECT '{TENANT}', {SEAT_ROOMS} + n, i, now() FROM generate_series(0, {count - 1}) AS n, generate_series(0, 7) AS i;
+    """)
+
+
+def figure_seats(seconds):
+    log("figure 6: the audio-chatroom seat apply → accept → leave cycle over HTTP vs pgbench running its SQL")
+    server = Server("roomkeeper", PORT)
+    base = f"/t/{TENANT}/audio-chatroom"
+    try:
+        rooms = []
+        for _ in range(64):
+            host, member = (post(f"{base}/user/get")["data"] for _ in range(2))
+            room = post(f"{base}/room/create", f"sid={host['sid']}&roomName=seats")["data"]["roomId"]
+            rooms.append((host, member, room))
+    finally:
+        server.stop()
+    host, member, room = rooms[0]
+    captured, answers = capture_sql([(f"{base}/mic/apply", f"sid={member['sid']}&roomId={room}&index=1"),
+                                     (f"{base}/mic/accept", f"sid={host['sid']}&roomId={room}&index=1"),
+                                     (f"{base}/mic/leave", f"sid={member['sid']}&roomId={room}&index=1")])
+    if any(answer.get("code") != 200 for answer in answers):
+        raise RuntimeError(f"a seat move was refused while its SQL was captured: {answers}")
+    lines = [f"\\set room_id {SEAT_ROOMS} + :client_id"]
+    for statement in (s for statements in captured for s in statements):
+        statement = re.sub(rf"(?<!\d){room}(?!\d)", ":room_id", statement)
+        for who, prefix in ((host, "bench-sid-"), (member, "bench-member-sid-")):
+            statement = statement.replace(f"'{hashlib.sha256(who['sid'].encode()).hexdigest()}'",
+                                          f"encode(sha256(('{prefix}' || :client_id)::bytea), 'hex')")
+        statement = statement.replace(host["accid"], "bench-user-:client_id").replace(member["accid"], "bench-member-:client_id")
+        statement = " ".join(re.sub(r"--[^\n]*", "", statement).split())
+        lines.append(statement if statement.endswith(";") else statement + ";")
+    script_path = os.path.join(WORK, "seats.sql")
+    with open(script_path, "w") as handle:
+        handle.write("\n".join(lines) + "\n")
+    pgbench_clients(64)
+    seat_clients(64)
+    requests = {name: round_trips(statements) for name, statements in zip(("apply", "accept", "leave"), captured)}
+    results = {"by_request": requests, "sql_statements_per_cycle": sum(r["statements"] for r in requests.values()),
+               "round_trips_per_cycle": sum(r["round_trips"] for r in requests.values()), "pgbench_script": os.path.relpath(script_path, HERE)}
+    lua = os.path.join(WORK, "seats.lua")
+    with open(lua, "w") as handle:
+        handle.write(WRK_SEATS % {"rooms": ", ".join(f'{{"{h["sid"]}", "{m["sid"]}", {r}}}' for h, m, r in rooms), "tenant": TENANT})
+    server = Server("roomkeeper", PORT)
+    try:
+        for connections in (16, 64):
+            http = wrk(f"http://127.0.0.1:{PORT}", connections, seconds, lua, threads=connections)
+            tps, failed = pgbench(script_path, connections, seconds)
+            results[f"c{connections}"] = {"http_cycles_per_s": round(http["flows_per_s"], 1), "pgbench_cycles_per_s": round(tps, 1),
+                                          "ratio": round(http["flows_per_s"] / tps, 2), "pgbench_failed": failed,
+                                          "http_p99_ms": round(http.get("p99_ms", 0), 2)}
+    finally:
+        server.stop()
+    clear_rooms()
+    return results
+
+
+# ---------------------------------------------------------------- figure 4: growth, fan-out and memory
 
 FAN_WORKERS = 4
 
@@ -489,55 +707,146 @@ async def fan_out(clients, senders, per_sender):
             "messages_per_s": round(len(bodies) / elapsed, 1), "deliveries_per_s": round(delivered / elapsed)}, connected_rss
 
 
-def figures_fanout_memory(clients, open_rooms):
+OTHER_TENANTS = 100
+
+
+def other_tenants(rooms_each):
+    """100 other tenants, loaded by the server and with open rooms of their own."""
+    for n in range(OTHER_TENANTS):
+        with open(os.path.join(TENANTS_DIR, f"other-{n:03d}.toml"), "w") as handle:
+            handle.write(f'name = "Other {n}"\n[providers.im]\nkind = "local"\n[plugins.audio-chatroom]\n')
+    sql(f"""
+        INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at, im_chatroom_id)
+        SELECT 'other-' || lpad(t::text, 3, '0'), nextval('room_ids'), 'audio-chatroom', 'other', 'someone', 'open', 100, now(),
+               now() + interval '1 day', NULL
+        FROM generate_series(0, {OTHER_TENANTS - 1}) AS t, generate_series(1, {rooms_each}) AS r
+    """)
+
+
+def figure_growth(sizes, fan_clients, seconds):
     global SERVER
-    log(f"figures 4 and 5: {clients} WebSocket clients in one chatroom; server memory")
+    log(f"growth: /room/list and /room/create p99 with {sizes} open rooms beside {OTHER_TENANTS} other tenants; "
+        f"sweeping {sizes[-1]} due rooms; fan-out to {fan_clients} sockets; server RSS at each")
+    results = {"rooms": {}, "fanout": {}}
+    other_tenants(1000 if sizes[-1] >= 1_000_000 else 100)
+    list_lua = os.path.join(WORK, "post.lua")
+    with open(list_lua, "w") as handle:
+        handle.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/x-www-form-urlencoded"\n')
+    create_lua = os.path.join(WORK, "create-growth.lua")
+    seeded = 0
+    for size in sizes:
+        started = time.monotonic()
+        seed_rooms(size - seeded, False, "growth")
+        seeded = size
+        loaded = round(time.monotonic() - started, 1)
+        server = Server("roomkeeper", PORT)
+        try:
+            for _ in range(3):
+                post(f"/t/{TENANT}/audio-chatroom/room/list")
+            listed = wrk(f"http://127.0.0.1:{PORT}/t/{TENANT}/audio-chatroom/room/list", 16, seconds, list_lua)
+            sids = guest_sids(16)
+            with open(create_lua, "w") as handle:
+                handle.write(CREATE_ONLY % {"sids": ", ".join(f'"{sid}"' for sid in sids)})
+            created = wrk(f"http://127.0.0.1:{PORT}/t/{TENANT}/audio-chatroom/room/create", 16, seconds, create_lua, threads=16)
+            results["rooms"][str(size)] = {"list_p99_ms": round(listed.get("p99_ms", 0), 2), "list_requests_per_s": round(listed["requests_per_s"]),
+                                           "create_p99_ms": round(created.get("p99_ms", 0), 2), "create_requests_per_s": round(created["requests_per_s"]),
+                                           "server_rss_mb": round(server.rss_mb(), 1), "seconds_to_load_rooms": loaded}
+        finally:
+            server.stop()
+    first, last = results["rooms"][str(sizes[0])], results["rooms"][str(sizes[-1])]
+    results["list_p99_ratio"] = round(last["list_p99_ms"] / max(first["list_p99_ms"], 1e-9), 2)
+    results["create_p99_ratio"] = round(last["create_p99_ms"] / max(first["create_p99_ms"], 1e-9), 2)
+
+    # Every seeded room falls due at once.
+    due = int(sql(f"WITH due AS (UPDATE rooms SET expires_at = now() - interval '1 second' WHERE tenant_id = '{TENANT}' "
+                  f"AND name = 'growth' AND state = 'open' RETURNING 1) SELECT count(*) FROM due"))
+    counts, elapsed = run_sweepers(1)
+    results["sweep"] = {"due_rooms": due, "closed": sum(counts), "seconds": round(elapsed, 2), "rooms_per_s": round(sum(counts) / elapsed)}
+    sql(f"TRUNCATE outbox, room_events; DELETE FROM rooms WHERE tenant_id = '{TENANT}' OR tenant_id LIKE 'other-%'")
+
     SERVER = Server("roomkeeper", PORT)
-    memory = {}
     try:
         time.sleep(1)
-        memory["idle_mb"] = round(SERVER.rss_mb(), 1)
-        seed_rooms(open_rooms, False, "memory")
-        for _ in range(20):
-            post(f"/t/{TENANT}/audio-chatroom/room/list")
-        time.sleep(1)
-        memory[f"open_rooms_{open_rooms}_mb"] = round(SERVER.rss_mb(), 1)
-        fan, connected = asyncio.run(fan_out(clients, 20, 20))
-        memory[f"websockets_{clients}_mb"] = round(connected, 1)
+        results["fanout"]["idle_server_rss_mb"] = round(SERVER.rss_mb(), 1)
+        for clients in fan_clients:
+            fan, connected = asyncio.run(fan_out(clients, 20, 20))
+            results["fanout"][str(clients)] = dict(fan, server_rss_mb=round(connected, 1))
     finally:
         SERVER.stop()
-        sql(f"DELETE FROM rooms WHERE tenant_id = '{TENANT}'")
-    return fan, memory
+    for n in range(OTHER_TENANTS):
+        os.remove(os.path.join(TENANTS_DIR, f"other-{n:03d}.toml"))
+    return results
 
 
 # ---------------------------------------------------------------- main
 
-def table(figures):
-    flow, overhead, expiry, fan, memory = (figures.get(k) for k in ("flow", "overhead", "expiry", "fanout", "memory"))
-    rows = [("figure", "measured", "compared with", "goal", "met")]
-    for c in ((16, 64) if flow else ()):
-        f = flow[f"c{c}"]
-        rows.append((f"1. flow create→list→dissolve, {c} conns", f"{f['http_flows_per_s']} flows/s",
-                     f"pgbench same SQL {f['pgbench_flows_per_s']} flows/s (ratio {f['ratio']})", "ratio ≥ 0.6", f["ratio"] >= 0.6))
-    for c in ((16, 64) if overhead else ()):
-        ours, bare, ratio = overhead[f"list_c{c}"], overhead[f"bare_c{c}"], overhead[f"ratio_c{c}"]
-        rows.append((f"2. /room/list, {c} conns", f"{ours['requests_per_s']:.0f} req/s, p50 {ours.get('p50_ms', 0):.1f} ms, p99 {ours.get('p99_ms', 0):.1f} ms",
-                     f"bare route {bare['requests_per_s']:.0f} req/s, p99 {bare.get('p99_ms', 0):.1f} ms (×{ratio['throughput']}, p99 ×{ratio['p99']})",
-                     "≥ 0.8×, p99 ≤ 1.25×", ratio["throughput"] >= 0.8 and ratio["p99"] <= 1.25))
-        create = overhead[f"create_c{c}"]
-        rows.append((f"2. /room/create, {c} conns", f"{create['requests_per_s']:.0f} req/s, p50 {create.get('p50_ms', 0):.1f} ms, p99 {create.get('p99_ms', 0):.1f} ms",
-                     "(no bare equivalent)", "-", "-"))
-    for s in ((1, 3) if expiry else ()):
-        e = expiry[f"sweepers_{s}"]
-        rows.append((f"3. expiry, {s} sweeper(s)", f"{e['rooms_per_s']} rooms/s ({e['seconds']} s)",
-                     f"each closed once: {e['closed_exactly_once']}", "≥ 20,000 rooms/s", e["rooms_per_s"] >= 20000 and e["closed_exactly_once"]))
-    if fan: rows.append((f"4. fan-out to {fan['clients']} clients", f"p50 {fan['p50_ms']} ms, p99 {fan['p99_ms']} ms",
-                 f"{fan['messages_per_s']} messages/s = {fan['deliveries_per_s']} deliveries/s sustained", "p99 < 100 ms",
-                 fan["p99_ms"] is not None and fan["p99_ms"] < 100))
-    for key, value in (memory or {}).items():
-        rows.append((f"5. server RSS, {key[:-3].replace('_', ' ')}", f"{value} MB", "", "< 150 MB", value < 150))
-    widths = [max(len(str(row[i])) for row in rows) for i in range(5)]
-    for row in rows:
+def rows_of(figures):
+    """Every figure as (figure, measured, compared with, goal, met); met is None where there is no goal."""
+    rows = []
+    flow, overhead, expiry, seats, growth = (figures.get(k) for k in ("flow", "overhead", "expiry", "seats", "growth"))
+    if flow:
+        worst = max(r["round_trips"] for r in flow["by_request"].values())
+        trips = ", ".join(f"{name} {r['statements']}/{r['round_trips']}" for name, r in flow["by_request"].items())
+        rows.append(("1. flow SQL: statements a flow", f"{flow['sql_statements_per_flow']} statements, {flow['round_trips_per_flow']} round trips "
+                     f"(statements/round trips: {trips})", "14 statements before #19", "≤ 8 statements", flow["sql_statements_per_flow"] <= 8))
+        rows.append(("1. flow SQL: round trips a request", f"at most {worst}", "BEGIN and COMMIT count", "≤ 2", worst <= 2))
+        for c in (16, 64):
+            f = flow[f"c{c}"]
+            rows.append((f"1. flow create→list→dissolve, {c} conns", f"{f['http_flows_per_s']} flows/s, p99 {f['http_p99_ms']} ms",
+                         f"pgbench on the flow's own SQL {f['pgbench_flows_per_s']} flows/s (×{f['ratio']})", "≥ 0.8×", f["ratio"] >= 0.8))
+            rows.append((f"1. same, vs the minimal flow, {c} conns", f"{f['http_flows_per_s']} flows/s",
+                         f"pgbench on the hand-written minimal flow {f['minimal_flows_per_s']} flows/s (×{f['ratio_to_minimal']})", "≥ 0.3×",
+                         f["ratio_to_minimal"] >= 0.3))
+    if overhead:
+        for c in (16, 64):
+            ours, bare, ratio = overhead[f"list_c{c}"], overhead[f"bare_c{c}"], overhead[f"ratio_c{c}"]
+            rows.append((f"2. /room/list, {c} conns", f"{ours['requests_per_s']:.0f} req/s, p50 {ours.get('p50_ms', 0):.1f} ms, p99 {ours.get('p99_ms', 0):.1f} ms",
+                         f"bare database route {bare['requests_per_s']:.0f} req/s, p99 {bare.get('p99_ms', 0):.1f} ms (×{ratio['throughput']}, p99 ×{ratio['p99']})",
+                         "≥ 1.5×, p99 ≤ 1×", ratio["throughput"] >= 1.5 and ratio["p99"] <= 1.0))
+            create = overhead[f"create_c{c}"]
+            rows.append((f"2. /room/create, {c} conns", f"{create['requests_per_s']:.0f} req/s, p50 {create.get('p50_ms', 0):.1f} ms, p99 {create.get('p99_ms', 0):.1f} ms",
+                         "no bare equivalent", "-", None))
+    if expiry:
+        one, three, ref = expiry["sweepers_1"], expiry["sweepers_3"], expiry["pgbench"]
+        rows.append(("3. expiry, 1 sweeper", f"{one['rooms_per_s']} rooms/s ({one['seconds']} s), each closed once with its outbox entry: {one['closed_exactly_once']}",
+                     f"pgbench on the sweeper's batch ({expiry['batch_statements']} statements, {expiry['batch_round_trips']} round trips a batch) "
+                     f"{ref['rooms_per_s']} rooms/s (×{expiry['ratio']})", "≥ 0.9×", expiry["ratio"] >= 0.9 and one["closed_exactly_once"]))
+        rows.append(("3. expiry, 3 sweepers", f"{three['rooms_per_s']} rooms/s ({three['seconds']} s), each closed once: {three['closed_exactly_once']}",
+                     "", "-", None))
+    if seats:
+        for c in (16, 64):
+            f = seats[f"c{c}"]
+            rows.append((f"5. seat apply→accept→leave, {c} conns", f"{f['http_cycles_per_s']} cycles/s, p99 {f['http_p99_ms']} ms "
+                         f"({seats['sql_statements_per_cycle']} statements, {seats['round_trips_per_cycle']} round trips a cycle)",
+                         f"pgbench on its own SQL {f['pgbench_cycles_per_s']} cycles/s (×{f['ratio']})", "≥ 0.8×", f["ratio"] >= 0.8))
+    if growth:
+        sizes = list(growth["rooms"])
+        for size in sizes:
+            g = growth["rooms"][size]
+            rows.append((f"4. {int(size):,} open rooms (+{OTHER_TENANTS} tenants)", f"list p99 {g['list_p99_ms']} ms, create p99 {g['create_p99_ms']} ms, RSS {g['server_rss_mb']} MB",
+                         f"list {g['list_requests_per_s']} req/s, create {g['create_requests_per_s']} req/s", "", None))
+        first, last = growth["rooms"][sizes[0]], growth["rooms"][sizes[-1]]
+        rows.append((f"4. growth {int(sizes[0]):,} → {int(sizes[-1]):,} rooms", f"list p99 ×{growth['list_p99_ratio']}, create p99 ×{growth['create_p99_ratio']}",
+                     "", "≤ 1.5× each", growth["list_p99_ratio"] <= 1.5 and growth["create_p99_ratio"] <= 1.5))
+        rows.append((f"4. RSS {int(sizes[0]):,} → {int(sizes[-1]):,} rooms", f"{first['server_rss_mb']} → {last['server_rss_mb']} MB", "grows with sockets, not rooms",
+                     "≤ 1.25×", last["server_rss_mb"] <= 1.25 * first["server_rss_mb"]))
+        sweep = growth["sweep"]
+        rows.append((f"4. sweep, {sweep['due_rooms']:,} rooms due", f"{sweep['rooms_per_s']} rooms/s ({sweep['seconds']} s, {sweep['closed']:,} closed)",
+                     f"figure 3's sweeper: {expiry['sweepers_1']['rooms_per_s'] if expiry else '-'} rooms/s", "", None))
+        fan = growth["fanout"]
+        for clients in (k for k in fan if k.isdigit()):
+            f = fan[clients]
+            rows.append((f"4. fan-out to {int(clients):,} sockets", f"p50 {f['p50_ms']} ms, p99 {f['p99_ms']} ms, RSS {f['server_rss_mb']} MB",
+                         f"{f['deliveries_per_s']} deliveries/s sustained; idle RSS {fan['idle_server_rss_mb']} MB", "p99 < 100 ms",
+                         f["p99_ms"] is not None and f["p99_ms"] < 100))
+    return rows
+
+
+def table(rows):
+    header = ("figure", "measured", "compared with", "goal", "met")
+    shown = [header] + [(a, b, c, d, "-" if met is None else ("yes" if met else "no")) for a, b, c, d, met in rows]
+    widths = [max(len(str(row[i])) for row in shown) for i in range(5)]
+    for row in shown:
         print("  ".join(str(cell).ljust(widths[i]) for i, cell in enumerate(row)))
 
 
@@ -546,10 +855,11 @@ def main():
     parser = argparse.ArgumentParser(description="Roomkeeper's benchmark")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--quick", action="store_true", help="shorter runs and smaller loads (a smoke test of the bench)")
-    parser.add_argument("--only", help="comma-separated figures to run (1, 2, 3, 4 = fan-out and memory); default all")
+    parser.add_argument("--only", help="comma-separated figures to run (1 flow, 2 list, 3 expiry, 4 growth, 5 seats); default all")
     args = parser.parse_args()
-    only = set((args.only or "1,2,3,4").split(","))
-    seconds, rooms, clients = (3, 10000, 200) if args.quick else (10, 100000, 1000)
+    only = set((args.only or "1,2,3,4,5").split(","))
+    seconds, rooms = (3, 10000) if args.quick else (10, 100000)
+    sizes, fan_clients = ([1000, 10000, 100000], [100, 300]) if args.quick else ([1000, 100000, 1000000], [100, 1000, 3000])
     os.makedirs(WORK, exist_ok=True)
     TENANTS_DIR = tempfile.mkdtemp(prefix="bench-tenants-")
     with open(os.path.join(TENANTS_DIR, f"{TENANT}.toml"), "w") as handle:
@@ -564,11 +874,14 @@ def main():
     if "1" in only: figures["flow"] = figure_flow(seconds)
     if "2" in only: figures["overhead"] = figure_overhead(seconds)
     if "3" in only: figures["expiry"] = figure_expiry(rooms)
-    if "4" in only: figures["fanout"], figures["memory"] = figures_fanout_memory(clients, rooms)
+    if "5" in only: figures["seats"] = figure_seats(seconds)
+    if "4" in only: figures["growth"] = figure_growth(sizes, fan_clients, 5 if not args.quick else 3)
     figures["seconds"] = round(time.time() - started)
     reset_bench_rows()
     shutil.rmtree(TENANTS_DIR, ignore_errors=True)
-    table(figures)
+    rows = rows_of(figures)
+    figures["table"] = [{"figure": a, "measured": b, "compared_with": c, "goal": d, "met": met} for a, b, c, d, met in rows]
+    table(rows)
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(figures, handle, indent=2)

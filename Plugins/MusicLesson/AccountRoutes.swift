@@ -99,7 +99,7 @@ enum AccountRoutes {
 
     /// What the apps send for a password they know in clear.
     static func md5(_ text: String) -> String {
-        Insecure.MD5.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        Secrets.hex(Insecure.MD5.hash(data: Data(text.utf8)))
     }
 
     /// The account of the call, which must have `role`.

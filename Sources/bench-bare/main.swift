@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PostgresNIO
+import RoomCore
 
 /// The reference ops/bench compares Roomkeeper's `/room/list` with: one
 /// Hummingbird route running the same room-list queries through PostgresNIO
@@ -32,7 +33,9 @@ guard let url = env["DATABASE_URL"], let components = URLComponents(string: url)
 }
 var configuration = PostgresClient.Configuration(
     host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-    password: components.password, database: String(components.path.dropFirst()), tls: .disable)
+    password: components.password ?? PgPass.password(host: host, port: components.port ?? 5432, database: String(components.path.dropFirst()),
+                                                      user: components.user ?? "postgres"),
+    database: String(components.path.dropFirst()), tls: .disable)
 configuration.options.maximumConnections = Int(env["POOL_SIZE"] ?? "") ?? 20
 let client = PostgresClient(configuration: configuration)
 let tenant = env["BENCH_TENANT"] ?? "bench"

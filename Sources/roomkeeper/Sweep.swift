@@ -14,6 +14,9 @@ struct Sweep: AsyncParsableCommand {
     @Option(help: "Rooms per transaction.")
     var batch = 1000
 
+    @Flag(help: "Also print the seconds the sweep itself took (after start-up), for ops/bench.")
+    var timed = false
+
     func run() async throws {
         RoomkeeperCommand.bootstrapLogging()
         let logger = Env.logger("sweep")
@@ -25,8 +28,11 @@ struct Sweep: AsyncParsableCommand {
             let engine = RoomEngine(database: database, clock: clock, registry: Build.plugins, tenants: { tenants[$0] })
             var configuration = ExpirySweeper.Configuration()
             configuration.batchSize = batch
-            return try await ExpirySweeper(engine: engine, configuration: configuration, logger: logger).sweepOnce()
+            let started = ContinuousClock.now
+            let count = try await ExpirySweeper(engine: engine, configuration: configuration, logger: logger).sweepOnce()
+            let elapsed = ContinuousClock.now - started
+            return (count, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }
-        print(swept)
+        print(timed ? "\(swept.0) \(swept.1)" : "\(swept.0)")
     }
 }

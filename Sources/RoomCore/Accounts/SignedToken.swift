@@ -36,6 +36,6 @@ public struct SignedToken: Sendable, Equatable {
 
     static func signature(tenantID: TenantID, sessionID: String, expiresAt: Int64, key: SymmetricKey) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data("\(tenantID)\n\(sessionID)\n\(expiresAt)".utf8), using: key)
-        return mac.map { String(format: "%02x", $0) }.joined()
+        return Secrets.hex(mac)
     }
 }

@@ -39,19 +39,18 @@ struct OutboxRows {
         payloads.append(message.effect.payload)
     }
 
+    var hasTimeline: Bool { !timeline.isEmpty }
+
     /// The plugin events' timeline rows, in order, in a statement of their own
     /// (after the room's own events of the transition).
     func writeTimeline(at now: Date, on connection: PostgresConnection, logger: Logger) async throws {
         guard !timeline.isEmpty else { return }
-        try await connection.run("""
-            -- cross-tenant: the events of the tenants whose side effects these are
-            INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-            SELECT t, r, \(now), k, a, d::jsonb
-            FROM unnest(\(timeline.map(\.tenantID))::text[], \(timeline.map(\.roomID))::bigint[], \(timeline.map(\.event.type))::text[],
-                        \(timeline.map(\.event.actor))::text[], \(timeline.map { JSONValue.object($0.event.data).jsonText })::text[])
-                 WITH ORDINALITY AS u(t, r, k, a, d, n)
-            ORDER BY n
-            """, logger: logger)
+        try await connection.run("\(timelineInsert: self, at: now)", logger: logger)
+    }
+
+    fileprivate var timelineColumns: (tenants: [TenantID], rooms: [RoomID], types: [String], actors: [String], details: [String]) {
+        (timeline.map(\.tenantID), timeline.map(\.roomID), timeline.map(\.event.type), timeline.map(\.event.actor),
+         timeline.map { JSONValue.object($0.event.data).jsonText })
     }
 }
 
@@ -79,5 +78,28 @@ extension PostgresQuery.StringInterpolation {
         appendLiteral("::text[], ")
         appendInterpolation(rows.payloads)
         appendLiteral("::text[]) WITH ORDINALITY AS u(t, r, k, l, p, n) ORDER BY n")
+    }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// `INSERT INTO room_events …` of the plugin events among `rows`, in order.
+    mutating func appendInterpolation(timelineInsert rows: OutboxRows, at now: Date) {
+        let columns = rows.timelineColumns
+        appendLiteral("""
+            -- cross-tenant: the events of the tenants whose side effects these are, each row naming its tenant
+            INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail) SELECT t, r, 
+            """)
+        appendInterpolation(now)
+        appendLiteral(", k, a, d::jsonb FROM unnest(")
+        appendInterpolation(columns.tenants)
+        appendLiteral("::text[], ")
+        appendInterpolation(columns.rooms)
+        appendLiteral("::bigint[], ")
+        appendInterpolation(columns.types)
+        appendLiteral("::text[], ")
+        appendInterpolation(columns.actors)
+        appendLiteral("::text[], ")
+        appendInterpolation(columns.details)
+        appendLiteral("::text[]) WITH ORDINALITY AS u(t, r, k, a, d, n) ORDER BY n")
     }
 }

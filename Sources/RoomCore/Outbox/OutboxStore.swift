@@ -53,11 +53,15 @@ public struct OutboxStore: Sendable {
                                on connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
         var rows = OutboxRows()
         rows.add(messages, tenantID: tenantID, webhooks: webhooks, now: now)
-        try await rows.writeTimeline(at: now, on: connection, logger: logger)
-        guard !rows.isEmpty else { return [] }
-        let ids = try await connection.run("""
+        guard !rows.isEmpty else {
+            try await rows.writeTimeline(at: now, on: connection, logger: logger)
+            return []
+        }
+        // The timeline rows and the deliveries in one statement (one round trip).
+        let ids = try await connection.run(rows.hasTimeline ? """
+            WITH timeline AS (\(timelineInsert: rows, at: now))
             \(outboxInsert: rows, at: now) RETURNING outbox_id
-            """, logger: logger).collect()
+            """ : "\(outboxInsert: rows, at: now) RETURNING outbox_id", logger: logger).collect()
         return try ids.decode(Int64.self)
     }
 

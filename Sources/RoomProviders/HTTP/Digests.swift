@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RoomCore
 
 /// The digests vendors sign with, as lowercase hex.
 enum Digests {
@@ -12,7 +13,7 @@ enum Digests {
     }
 
     static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        bytes.map { String(format: "%02x", $0) }.joined()
+        Secrets.hex(bytes)
     }
 
     /// Constant-time comparison of two signatures as sent.
