@@ -11,6 +11,17 @@ import Testing
         return ProviderOutboxDeliverer(tenants: { directory[$0] })
     }
 
+    /// The hand-written close payload (#19) says what the encoder would, and
+    /// reads back as the same effect, awkward characters included.
+    @Test func aChatroomCloseIsWrittenAsTheEncoderWouldWriteIt() {
+        for (chatroom, op, notice) in [("123", "owner", #"{"type":1}"#), ("c\"q", "ü/\\n\t", nil), ("", "a\u{1}b", "")] as [(String, String, String?)] {
+            let effect = IMEffect.closeChatroom(chatroom: chatroom, operator: op, notifyExt: notice)
+            let payload = OutboxEffect.im(effect).payload
+            #expect(OutboxEffect.decode(kind: "im", payload: payload) == .im(effect), "\(payload)")
+            #expect(JSONValue.parse(payload) == JSONValue.parse(JSONText.encode(effect)), "\(payload)")
+        }
+    }
+
     @Test func dissolveClosesTheIMChatroomThroughTheOutbox() async throws {
         let fixture = try await EngineFixture()
         let room = try await fixture.room(owner: "alice")

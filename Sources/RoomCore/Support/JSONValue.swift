@@ -99,6 +99,8 @@ extension JSONValue {
 extension JSONValue {
     /// `value` as a JSON string literal, for building exact wire JSON by hand.
     public static func literal(_ value: String) -> String {
+        // Most values (ids, accounts) need no escaping: copied whole.
+        if !value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) { return "\"" + value + "\"" }
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
