@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -86,6 +87,65 @@ def reset_bench_rows():
     for table in ["rooms", "room_events", "outbox", "sessions", "accounts", "im_chatrooms", "im_accounts", "im_events", "im_presence",
                   "im_connections"]:
         sql(f"DELETE FROM {table} WHERE tenant_id = '{TENANT}'")
+
+
+# ---------------------------------------------------------------- where the CPU goes
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_ticks(match):
+    """user+system ticks of every live process whose command name `match`
+    accepts, and of the children they have reaped (a PostgreSQL backend that
+    exited during the span is counted in its postmaster's)."""
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        name, rest = text[text.index("(") + 1:text.rindex(")")], text[text.rindex(")") + 2:].split()
+        if match(name, int(entry)):
+            total += sum(int(x) for x in rest[11:15])
+    return total
+
+
+def machine_ticks():
+    with open("/proc/stat") as handle:
+        fields = [int(x) for x in handle.readline().split()[1:]]
+    return sum(fields), fields[3] + fields[4]
+
+
+class CPUShare:
+    """Shares of the machine's CPU over a span: the server process, the
+    PostgreSQL processes, and everything else (wrk, pgbench, the kernel's
+    own work), so a ratio's limit can be read off: when PostgreSQL is all
+    that pgbench runs, the server and load generator take the rest."""
+
+    def __init__(self, server_pid=None, children=False):
+        """The server is the process `server_pid`, or with `children` every
+        child process this script waits for during the span (the sweepers)."""
+        if children:
+            self.server_ticks = lambda: sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime")) * TICKS
+        else:
+            self.server_ticks = lambda: process_ticks(lambda name, pid: pid == server_pid)
+        self.postgres = lambda name, pid: name.startswith("postgres") or name.startswith("postmaster")
+
+    def __enter__(self):
+        self.start = (machine_ticks(), self.server_ticks(), process_ticks(self.postgres))
+        return self
+
+    def __exit__(self, *exc):
+        (total1, idle1), server1, pg1 = self.start
+        (total2, idle2), server2, pg2 = machine_ticks(), self.server_ticks(), process_ticks(self.postgres)
+        span = max(total2 - total1, 1)
+        server, postgres, idle = (server2 - server1) / span, (pg2 - pg1) / span, (idle2 - idle1) / span
+        self.shares = {"server": round(server, 2), "postgres": round(postgres, 2),
+                       "other": round(max(1 - server - postgres - idle, 0), 2), "idle": round(idle, 2)}
+        return False
 
 
 # ---------------------------------------------------------------- figure 1
@@ -304,15 +364,18 @@ def figure_flow(seconds):
             handle.write(WRK_FLOW % {"sids": ", ".join(f'"{sid}"' for sid in sids), "tenant": TENANT})
         for connections in (16, 64):
             # One wrk thread per connection: each thread's Lua state walks one connection's flow.
-            http = wrk(f"http://127.0.0.1:{PORT}", connections, seconds, lua, threads=connections)
+            with CPUShare(server.process.pid) as cpu:
+                http = wrk(f"http://127.0.0.1:{PORT}", connections, seconds, lua, threads=connections)
             server_rss = server.rss_mb()
-            tps, failed = pgbench(script_path, connections, seconds)
+            with CPUShare(None) as pgbench_cpu:
+                tps, failed = pgbench(script_path, connections, seconds)
             minimal, minimal_failed = pgbench(minimal_path, connections, seconds)
             results[f"c{connections}"] = {"http_flows_per_s": round(http["flows_per_s"], 1), "pgbench_flows_per_s": round(tps, 1),
                                           "ratio": round(http["flows_per_s"] / tps, 2), "pgbench_failed": failed,
                                           "minimal_flows_per_s": round(minimal, 1), "ratio_to_minimal": round(http["flows_per_s"] / minimal, 2),
                                           "minimal_failed": minimal_failed,
-                                          "http_p99_ms": round(http.get("p99_ms", 0), 2), "server_rss_mb": round(server_rss, 1)}
+                                          "http_p99_ms": round(http.get("p99_ms", 0), 2), "server_rss_mb": round(server_rss, 1),
+                                          "cpu_http": cpu.shares, "cpu_pgbench": pgbench_cpu.shares}
     finally:
         server.stop()
     sql(f"DELETE FROM rooms WHERE tenant_id = '{TENANT}'; DELETE FROM im_chatrooms WHERE tenant_id = '{TENANT}'")
@@ -465,14 +528,17 @@ def figure_expiry(rooms):
     for sweepers in (1, 3):
         clear_rooms()
         seed_rooms(rooms, True, "expiry")
-        counts, elapsed = run_sweepers(sweepers)
-        results[f"sweepers_{sweepers}"] = dict({"seconds": round(elapsed, 2), "rooms_per_s": round(rooms / elapsed), "per_process": counts},
+        with CPUShare(children=True) as cpu:
+            counts, elapsed = run_sweepers(sweepers)
+        results[f"sweepers_{sweepers}"] = dict({"seconds": round(elapsed, 2), "rooms_per_s": round(rooms / elapsed), "per_process": counts,
+                                                "cpu": cpu.shares},
                                                **closed_exactly_once(rooms, "expiry"))
         results[f"sweepers_{sweepers}"]["closed_exactly_once"] &= sum(counts) == rooms
     clear_rooms()
     seed_rooms(rooms, True, "expiry")
-    tps, failed = pgbench_transactions(script_path, rooms // 1000)
-    results["pgbench"] = dict({"rooms_per_s": round(tps * 1000), "failed": failed}, **closed_exactly_once(rooms, "expiry"))
+    with CPUShare() as cpu:
+        tps, failed = pgbench_transactions(script_path, rooms // 1000)
+    results["pgbench"] = dict({"rooms_per_s": round(tps * 1000), "failed": failed, "cpu": cpu.shares}, **closed_exactly_once(rooms, "expiry"))
     results["ratio"] = round(results["sweepers_1"]["rooms_per_s"] / max(results["pgbench"]["rooms_per_s"], 1), 2)
     clear_rooms()
     return results
@@ -542,7 +608,7 @@ def seat_clients(count):
 
 
 def figure_seats(seconds):
-    log("figure 6: the audio-chatroom seat apply → accept → leave cycle over HTTP vs pgbench running its SQL")
+    log("figure 5: the audio-chatroom seat apply → accept → leave cycle over HTTP vs pgbench running its SQL")
     server = Server("roomkeeper", PORT)
     base = f"/t/{TENANT}/audio-chatroom"
     try:
@@ -582,9 +648,11 @@ def figure_seats(seconds):
     server = Server("roomkeeper", PORT)
     try:
         for connections in (16, 64):
-            http = wrk(f"http://127.0.0.1:{PORT}", connections, seconds, lua, threads=connections)
-            tps, failed = pgbench(script_path, connections, seconds)
-            results[f"c{connections}"] = {"http_cycles_per_s": round(http["flows_per_s"], 1), "pgbench_cycles_per_s": round(tps, 1),
+            with CPUShare(server.process.pid) as cpu:
+                http = wrk(f"http://127.0.0.1:{PORT}", connections, seconds, lua, threads=connections)
+            with CPUShare(None) as pgbench_cpu:
+                tps, failed = pgbench(script_path, connections, seconds)
+            results[f"c{connections}"] = {"cpu_http": cpu.shares, "cpu_pgbench": pgbench_cpu.shares, "http_cycles_per_s": round(http["flows_per_s"], 1), "pgbench_cycles_per_s": round(tps, 1),
                                           "ratio": round(http["flows_per_s"] / tps, 2), "pgbench_failed": failed,
                                           "http_p99_ms": round(http.get("p99_ms", 0), 2)}
     finally:
@@ -783,6 +851,14 @@ def figure_growth(sizes, fan_clients, seconds):
 
 # ---------------------------------------------------------------- main
 
+def cpu_text(shares):
+    """`server 45 %, PostgreSQL 40 %, other 12 %, idle 3 %` of the machine's CPU."""
+    if not shares:
+        return ""
+    return (f"CPU: server {shares['server']:.0%}, PostgreSQL {shares['postgres']:.0%}, "
+            f"other {shares['other']:.0%}, idle {shares['idle']:.0%}").replace("%", " %")
+
+
 def rows_of(figures):
     """Every figure as (figure, measured, compared with, goal, met); met is None where there is no goal."""
     rows = []
@@ -797,6 +873,9 @@ def rows_of(figures):
             f = flow[f"c{c}"]
             rows.append((f"1. flow create→list→dissolve, {c} conns", f"{f['http_flows_per_s']} flows/s, p99 {f['http_p99_ms']} ms",
                          f"pgbench on the flow's own SQL {f['pgbench_flows_per_s']} flows/s (×{f['ratio']})", "≥ 0.8×", f["ratio"] >= 0.8))
+            if "cpu_http" in f:
+                rows.append((f"1. where the CPU went, {c} conns", f"HTTP run: {cpu_text(f['cpu_http'])}",
+                             f"pgbench run: {cpu_text(f['cpu_pgbench'])}", "", None))
             rows.append((f"1. same, vs the minimal flow, {c} conns", f"{f['http_flows_per_s']} flows/s",
                          f"pgbench on the hand-written minimal flow {f['minimal_flows_per_s']} flows/s (×{f['ratio_to_minimal']})", "≥ 0.3×",
                          f["ratio_to_minimal"] >= 0.3))
@@ -814,6 +893,8 @@ def rows_of(figures):
         rows.append(("3. expiry, 1 sweeper", f"{one['rooms_per_s']} rooms/s ({one['seconds']} s), each closed once with its outbox entry: {one['closed_exactly_once']}",
                      f"pgbench on the sweeper's batch ({expiry['batch_statements']} statements, {expiry['batch_round_trips']} round trips a batch) "
                      f"{ref['rooms_per_s']} rooms/s (×{expiry['ratio']})", "≥ 0.9×", expiry["ratio"] >= 0.9 and one["closed_exactly_once"]))
+        if "cpu" in one:
+            rows.append(("3. where the CPU went", f"1 sweeper: {cpu_text(one['cpu'])}", f"pgbench: {cpu_text(ref['cpu'])}", "", None))
         rows.append(("3. expiry, 3 sweepers", f"{three['rooms_per_s']} rooms/s ({three['seconds']} s), each closed once: {three['closed_exactly_once']}",
                      "", "-", None))
     if seats:
@@ -822,6 +903,9 @@ def rows_of(figures):
             rows.append((f"5. seat apply→accept→leave, {c} conns", f"{f['http_cycles_per_s']} cycles/s, p99 {f['http_p99_ms']} ms "
                          f"({seats['sql_statements_per_cycle']} statements, {seats['round_trips_per_cycle']} round trips a cycle)",
                          f"pgbench on its own SQL {f['pgbench_cycles_per_s']} cycles/s (×{f['ratio']})", "≥ 0.8×", f["ratio"] >= 0.8))
+            if "cpu_http" in f:
+                rows.append((f"5. where the CPU went, {c} conns", f"HTTP run: {cpu_text(f['cpu_http'])}",
+                             f"pgbench run: {cpu_text(f['cpu_pgbench'])}", "", None))
     if growth:
         sizes = list(growth["rooms"])
         for size in sizes:

@@ -63,6 +63,36 @@ import Testing
         #expect(served, "the pool serves again")
     }
 
+    /// Statements are prepared per connection, and PostgresNIO remembers a
+    /// failed preparation for the connection's life: a statement first sent
+    /// inside a transaction that had already failed must not fail on that
+    /// connection for ever after. One connection in the pool, so the next
+    /// request would get the same one.
+    @Test func aStatementFirstPreparedInAFailedTransactionRunsOnTheNextRequest() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["DATABASE_URL"])
+        var pool = try DatabaseURL.endpoint(from: url).pool
+        pool.options.maximumConnections = 1
+        let logger = Logger(label: "prepared")
+        let client = PostgresClient(configuration: pool, backgroundLogger: logger)
+        let run = Task { await client.run() }
+        defer { run.cancel() }
+        let database = Database(client: client, logger: logger)
+        // A text no connection has prepared yet.
+        let fresh: PostgresQuery = "SELECT \(7)::int AS seven, 'first sent in a failed transaction \(unescaped: uniqueID())' AS note"
+        do {
+            try await database.transaction { connection in
+                _ = try? await connection.run("SELECT 1 / 0", logger: logger)
+                _ = try await connection.run(fresh, logger: logger).collect()
+            }
+            Issue.record("a statement after a failed one in the same transaction should fail")
+        } catch let error as PSQLError {
+            #expect(error.serverInfo?[.sqlState] == "25P02", "in_failed_sql_transaction")
+        }
+        let rows = try await database.query(fresh)
+        #expect(try rows.decode((Int, String).self).first?.0 == 7, "the statement runs on the next request")
+        #expect(try await database.query(fresh).count == 1, "and again, prepared")
+    }
+
     @Test func aDatabaseErrorIsLoggedWithoutItsParameters() async throws {
         let database = try await TestDatabase.shared()
         let secret = "client-secret-" + uniqueID()

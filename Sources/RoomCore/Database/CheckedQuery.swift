@@ -17,12 +17,44 @@ extension PostgresConnection {
     /// own event loop, in one job: there the close either happened (and the
     /// check sees it) or has not (and the channel handler fails the query
     /// properly if it closes later).
+    ///
+    /// Reads and writes go as named prepared statements (`PreparedStatements`).
     @discardableResult
-    public func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+    public func run(_ query: PostgresQuery, logger: Logger) async throws -> QueryRows {
         try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
             guard !self.isClosed else { throw DatabaseUnavailable("the database connection closed") }
-            return try await self.query(query, logger: logger)
+            guard let text = PreparedStatements.text(for: query) else {
+                return try await self.query(query, logger: logger).map(Self.row)
+            }
+            do {
+                return try await AnyPreparedStatement.$text.withValue(text) {
+                    try await self.execute(AnyPreparedStatement(binds: query.binds), logger: logger)
+                }
+            } catch {
+                // A connection that may remember a failed preparation is
+                // closed: the pool replaces it with one that does not.
+                if PreparedStatements.mayHavePoisoned(error) {
+                    logger.debug("closing a database connection after a statement failed", metadata: ["statement": "\(text.name)"])
+                    try? await self.close()
+                }
+                throw error
+            }
         }
+    }
+
+    @Sendable private static func row(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
+/// The rows of one statement, read as they arrive.
+public typealias QueryRows = AsyncThrowingMapSequence<PostgresRowSequence, PostgresRow>
+
+extension AsyncThrowingMapSequence where Base == PostgresRowSequence, Transformed == PostgresRow {
+    /// Every row, read to the end (which returns the connection's attention
+    /// to its next statement).
+    public func collect() async throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for try await row in self { rows.append(row) }
+        return rows
     }
 }
 

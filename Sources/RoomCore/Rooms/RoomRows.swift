@@ -43,7 +43,7 @@ enum RoomRows {
     }
 
     /// Rows of a query on a transaction's connection, read to the end.
-    static func all(_ rows: PostgresRowSequence) async throws -> [Room] {
+    static func all(_ rows: QueryRows) async throws -> [Room] {
         try all(try await rows.collect())
     }
 }
