@@ -110,12 +110,13 @@ public struct LocalIMProvider: IMProvider {
                 INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
                 SELECT \(tenantID), chatroom_id, 'closed', jsonb_build_object('operator', \(`operator`), 'ext', \(notifyExt)::text), \(now)
                 FROM closed
+            ), emptied AS (
+                -- Everyone is out of a closed chatroom (in the same statement: one round trip).
+                DELETE FROM im_presence WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom)
             )
             SELECT 1 FROM target
             """)
         try requireOne(rows, chatroom)
-        // Everyone is out of a closed chatroom.
-        try await database.query("DELETE FROM im_presence WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom)")
     }
 
     public func muteChatroom(_ chatroom: String, operator: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws {
