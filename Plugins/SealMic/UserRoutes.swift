@@ -25,10 +25,11 @@ enum UserRoutes {
                 let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
                 return LoginResult(userId: account.accid, userName: account.nickname, authorization: token, imToken: credentials.token)
             }
-            let account = try await call.createGuest(prefix: "sm", nickname: { "SealMic" + $0.suffix(4) }, avatar: "")
+            // The guest and its session in one statement, then its IM account (as GuestLogin).
+            let session = try await accounts.signedSessionToken(call.tenant.id, ttlSeconds: call.settings.tokenTTLSeconds, keyring: call.services.tokenKeys)
+            let account = try await call.createGuestWithSession(prefix: "sm", nickname: { "SealMic" + $0.suffix(4) }, avatar: "",
+                                                                pluginID: pluginID, token: session.token, expiresAt: session.expiresAt)
             let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
-            let session = try await accounts.openSignedSession(
-                call.tenant.id, accid: account.accid, pluginID: pluginID, ttlSeconds: call.settings.tokenTTLSeconds, keyring: call.services.tokenKeys)
             return LoginResult(userId: account.accid, userName: account.nickname, authorization: session.token, imToken: credentials.token)
         },
 

@@ -29,15 +29,45 @@ public struct AccountStore: Sendable {
 
     /// Creates an account with a fresh id `prefix` + digits; retries on the rare collision.
     public func createGuest(_ tenantID: TenantID, prefix: String = "user", nickname: (String) -> String, avatar: String, role: String = "user") async throws -> Account {
-        for _ in 0..<5 {
-            let digits = String(UInt64.random(in: 10_000_000...99_999_999))
-            let account = Account(accid: prefix + digits, nickname: nickname(digits), avatar: avatar, role: role)
-            let rows = try await database.query("""
+        try await drawGuest(prefix: prefix, nickname: nickname, avatar: avatar, role: role) { account in
+            try await database.query("""
                 INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, created_at)
                 VALUES (\(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(clock.now()))
                 ON CONFLICT DO NOTHING RETURNING accid
                 """)
-            if !rows.isEmpty { return account }
+        }
+    }
+
+    /// `createGuest` and the account's first session in one statement, so
+    /// nothing can come between them: two statements once met a failover
+    /// between them (the session's insert found no account and the login
+    /// answered 500). `token` is the session's token (stored hashed), made
+    /// by the caller: a random `sid` or a signed token.
+    public func createGuestWithSession(_ tenantID: TenantID, prefix: String, nickname: (String) -> String, avatar: String,
+                                       pluginID: String, token: String, expiresAt: Date) async throws -> Account {
+        let now = clock.now()
+        return try await drawGuest(prefix: prefix, nickname: nickname, avatar: avatar, role: "user") { account in
+            try await database.query("""
+                WITH account AS (
+                    INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, created_at)
+                    VALUES (\(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(now))
+                    ON CONFLICT DO NOTHING RETURNING tenant_id, accid
+                )
+                INSERT INTO sessions (tenant_id, token_hash, accid, plugin_id, created_at, expires_at)
+                SELECT tenant_id, \(Secrets.sha256Hex(token)), accid, \(pluginID), \(now), \(expiresAt) FROM account
+                RETURNING accid
+                """)
+        }
+    }
+
+    /// Draws `prefix` + 8 digits until `insert` writes a row (nothing is
+    /// written on a collision).
+    private func drawGuest(prefix: String, nickname: (String) -> String, avatar: String, role: String,
+                           insert: (Account) async throws -> [PostgresRow]) async throws -> Account {
+        for _ in 0..<5 {
+            let digits = String(UInt64.random(in: 10_000_000...99_999_999))
+            let account = Account(accid: prefix + digits, nickname: nickname(digits), avatar: avatar, role: role)
+            if try await !insert(account).isEmpty { return account }
         }
         throw RoomError.invalid(field: "accid", reason: "could not allocate a unique account id")
     }

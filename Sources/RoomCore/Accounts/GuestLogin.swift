@@ -19,9 +19,14 @@ public struct GuestLogin: Sendable {
             let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname, avatar: account.avatar))
             return GuestLogin(account: account, sid: sid, expiresAt: expiresAt, imToken: credentials.token)
         }
-        let account = try await call.createGuest(prefix: prefix, nickname: nickname, avatar: avatar)
+        // The account and its session first, in one statement; the IM account
+        // after (a vendor's call is not held inside a database write). If the
+        // vendor fails, the login fails and its session is never handed out.
+        let sid = Secrets.randomToken(bytes: 24)
+        let expiresAt = call.services.clock.now().addingTimeInterval(TimeInterval(ttlSeconds))
+        let account = try await call.createGuestWithSession(prefix: prefix, nickname: nickname, avatar: avatar, pluginID: pluginID,
+                                                            token: sid, expiresAt: expiresAt)
         let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname, avatar: avatar))
-        let session = try await accounts.openSession(call.tenant.id, accid: account.accid, pluginID: pluginID, ttlSeconds: ttlSeconds)
-        return GuestLogin(account: account, sid: session.sid, expiresAt: session.expiresAt, imToken: credentials.token)
+        return GuestLogin(account: account, sid: sid, expiresAt: expiresAt, imToken: credentials.token)
     }
 }

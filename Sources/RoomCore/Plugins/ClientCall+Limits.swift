@@ -44,10 +44,12 @@ extension ClientCall {
         return try await services.engine.create(spec, in: tenant, by: actor)
     }
 
-    /// A new guest account for this client, within its address's limit.
-    public func createGuest(prefix: String, nickname: (String) -> String, avatar: String) async throws -> Account {
+    /// A new guest account and its first session (`token`, made by the
+    /// caller), written together, within this client's address's limit.
+    public func createGuestWithSession(prefix: String, nickname: (String) -> String, avatar: String,
+                                       pluginID: String, token: String, expiresAt: Date) async throws -> Account {
         try await throttle(.newAccount)
         return try await AccountStore(database: services.database, clock: services.clock)
-            .createGuest(tenant.id, prefix: prefix, nickname: nickname, avatar: avatar)
+            .createGuestWithSession(tenant.id, prefix: prefix, nickname: nickname, avatar: avatar, pluginID: pluginID, token: token, expiresAt: expiresAt)
     }
 }
