@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import NIOCore
 import PostgresNIO
 import Synchronization
@@ -24,7 +23,7 @@ enum PreparedStatements {
     static let limit = 400
 
     private struct Key: Hashable {
-        let sql: Substring
+        let sql: String
         let types: [PostgresDataType]
     }
 
@@ -32,19 +31,25 @@ enum PreparedStatements {
 
     /// The name and declared types to prepare `query` under, or nil to send
     /// it unnamed: transaction control, settings, LISTEN and DDL are not
-    /// prepared, nor anything once `limit` texts are known.
+    /// prepared (nor do they take one of the `limit` places), nor anything
+    /// once `limit` texts are known.
     static func text(for query: PostgresQuery) -> AnyPreparedStatement.Text? {
         guard let types = boundTypes(query.binds) else { return nil }
-        let key = Key(sql: Substring(query.sql), types: types)
-        let name: String? = names.withLock { names in
-            if let known = names[key] { return known.isEmpty ? nil : known }
+        let key = Key(sql: query.sql, types: types)
+        let known = names.withLock { $0[key] }
+        guard let name = known ?? (preparable(query.sql) ? remember(key) : nil) else { return nil }
+        return AnyPreparedStatement.Text(name: name, sql: query.sql, types: types)
+    }
+
+    /// A name for a new text, or nil once `limit` texts have one.
+    private static func remember(_ key: Key) -> String? {
+        names.withLock { names in
+            if let known = names[key] { return known }
             guard names.count < limit else { return nil }
-            // Learnt once per text: "" marks one that is sent unnamed.
-            let name = preparable(query.sql) ? "rk\(names.count)" : ""
+            let name = "rk\(names.count)"
             names[key] = name
-            return name.isEmpty ? nil : name
+            return name
         }
-        return name.map { AnyPreparedStatement.Text(name: $0, sql: query.sql, types: types) }
     }
 
     /// Reads, writes and CTEs; everything else is sent unnamed.
