@@ -56,7 +56,7 @@ public struct HeadsetLivePlugin: RoomPlugin {
     /// under the unique index.
     public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let device = options["deviceId"]?.string ?? ""
-        let deadline = Date(timeIntervalSince1970: options["deadline"]?.double ?? hook.now.timeIntervalSince1970)
+        let deadline = StorableDate.clamped(options["deadline"]?.double.flatMap(StorableDate.fromEpochSeconds) ?? hook.now, from: hook.now)
         let owners = try await hook.connection.run("""
             SELECT owner FROM headset_devices WHERE tenant_id = \(room.tenantID) AND device_id = \(device)
             """, logger: hook.logger).collect()

@@ -53,8 +53,8 @@ enum HostRoutes {
         ClientRoute("/quiz/host/create") { call in
             let device = try call.parameters.required("deviceId")
             guard device.count <= 128 else { throw ParameterError(field: "deviceId", reason: "must be at most 128 characters") }
-            guard let bonus = call.parameters.string("bonus").flatMap(Double.init), bonus > 0, bonus < 1e10 else {
-                throw ParameterError(field: "bonus", reason: "must be a number above 0")
+            guard let bonus = call.parameters.string("bonus").flatMap(Double.init), GameOptions.isPayable(bonus) else {
+                throw ParameterError(field: "bonus", reason: "must be " + GameOptions.payableText)
             }
             let questions = call.parameters.string("questions")
             _ = try QuestionBank.questions(questions)

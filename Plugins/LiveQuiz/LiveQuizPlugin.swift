@@ -99,8 +99,8 @@ struct GameOptions {
         guard let device = options["deviceId"]?.string, (1...128).contains(device.utf8.count) else {
             throw RoomError.invalidOptions(field: "options.deviceId", reason: "is required: 1-128 bytes")
         }
-        guard let bonus = options["bonus"]?.double, bonus > 0, bonus < 1e10 else {
-            throw RoomError.invalidOptions(field: "options.bonus", reason: "is required: a number above 0 and below 1e10")
+        guard let bonus = options["bonus"]?.double, Self.isPayable(bonus) else {
+            throw RoomError.invalidOptions(field: "options.bonus", reason: "is required: " + Self.payableText)
         }
         guard let password = options["password"]?.string, (8...128).contains(password.utf8.count) else {
             throw RoomError.invalidOptions(field: "options.password", reason: "is required: the host's password, 8-128 bytes")
@@ -121,6 +121,12 @@ struct GameOptions {
         self.password = password
         questionsJSON = json
     }
+
+    /// The game pays in whole cents (the bonus column is numeric(14,2), > 0):
+    /// a bonus under a cent would be stored as 0, which the game cannot pay
+    /// (#27: `bonus=0.001` answered the internal error).
+    static func isPayable(_ bonus: Double) -> Bool { bonus.isFinite && bonus >= 0.01 && bonus < 1e10 }
+    static let payableText = "a number of at least 0.01 (one cent) and below 1e10"
 
     var normalized: JSONValue {
         var object: [String: JSONValue] = ["deviceId": .string(deviceID), "bonus": .number(bonus), "password": .string(password)]

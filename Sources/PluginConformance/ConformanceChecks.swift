@@ -105,6 +105,40 @@ struct CheckContext {
         try expect(try await driver.useAdminRoom(client(0), roomID: roomID, spec), "the plugin's clients use the admin API's room")
     }
 
+    /// Absurd TTLs, with the plugin's real creation data so they reach the
+    /// plugin, are refused (naming ttlSeconds) on create and on extend, and
+    /// write nothing: no TTL may become a date, in the engine or a plugin,
+    /// that traps the process when stored (#27: headset-live's creation
+    /// hook turned 10^13 s into such a date and stopped every tenant).
+    func absurdTTLsAreRefusedOnCreateAndExtend() async throws {
+        let spec = try await driver.adminRoom(client(0))
+        let path = "/admin/v1/tenants/\(world.tenantIDs[0])/rooms"
+        let body: [String: JSONValue] = ["plugin": .string(driver.plugin.id), "name": "TTL room", "owner": .string(spec.owner.accid), "options": spec.options]
+        func withTTL(_ ttl: String) -> String {
+            String(JSONValue.object(body).jsonText.dropLast()) + #","ttlSeconds":\#(ttl)}"#
+        }
+        let absurd = ["10000000000000", "9223372036854775807", "-9223372036854775808", "0", "-1", "\(366 * 86_400 + 1)", "1e30", "1.5"]
+        for ttl in absurd {
+            let refused = try await admin(path, key: world.operatorKey, method: .post, json: withTTL(ttl))
+            try expect((400..<500).contains(refused.status.code) && refused.json["field"]?.string == "ttlSeconds",
+                       "a create with ttlSeconds \(ttl) is refused naming ttlSeconds (got \(refused.status) \(refused.json))")
+        }
+        let listed = try await admin("\(path)?plugin=\(driver.plugin.id)&limit=200", key: world.operatorKey)
+        try expect(!(listed.json["items"]?.arrayValue ?? []).contains { $0["name"]?.string == "TTL room" }, "no refused create made a room")
+        let created = try await admin(path, key: world.operatorKey, method: .post, json: withTTL("\(366 * 86_400)"))
+        try expect(created.status == .created, "the longest TTL is accepted (got \(created.status) \(created.json))")
+        let roomID = try require(created.json["id"]?.int64, "the admin API answers the room's id")
+        let expiresAt = created.json["expiresAt"]
+        // The longest TTL on top of the room's remaining time reaches past 366 days from now.
+        for ttl in absurd + ["\(366 * 86_400)"] {
+            let refused = try await admin("\(path)/\(roomID)/extend", key: world.operatorKey, method: .post, json: #"{"ttlSeconds":\#(ttl)}"#)
+            try expect((400..<500).contains(refused.status.code) && refused.json["field"]?.string == "ttlSeconds",
+                       "an extend by \(ttl) s is refused naming ttlSeconds (got \(refused.status) \(refused.json))")
+        }
+        let room = try await adminRoom(roomID, tenant: 0)["room"]
+        try expect(room?["state"]?.string == "open" && room?["expiresAt"] == expiresAt, "refused extends changed nothing")
+    }
+
     /// Closing a room reaches the IM provider: the engine closes the room's
     /// chatroom, after the plugin's own closing messages.
     func closingReachesTheIMProvider() async throws {

@@ -25,6 +25,7 @@ public struct ConformanceSuite: Sendable {
         case closedRoomRefusesJoins
         case otherTenantsCannotSeeOrTouch
         case adminCreatedRoomServesClients
+        case absurdTTLsAreRefusedOnCreateAndExtend
         case closingReachesTheIMProvider
         case sideEffectsAreOrderedPerRoom
 
@@ -61,6 +62,7 @@ public struct ConformanceSuite: Sendable {
             case .closedRoomRefusesJoins: try await context.closedRoomRefusesJoins()
             case .otherTenantsCannotSeeOrTouch: try await context.otherTenantsCannotSeeOrTouch()
             case .adminCreatedRoomServesClients: try await context.adminCreatedRoomServesClients()
+            case .absurdTTLsAreRefusedOnCreateAndExtend: try await context.absurdTTLsAreRefusedOnCreateAndExtend()
             case .closingReachesTheIMProvider: try await context.closingReachesTheIMProvider()
             case .sideEffectsAreOrderedPerRoom: try await context.sideEffectsAreOrderedPerRoom()
             }

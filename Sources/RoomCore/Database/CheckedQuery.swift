@@ -23,35 +23,68 @@ extension PostgresConnection {
     public func run(_ query: PostgresQuery, logger: Logger) async throws -> QueryRows {
         try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
             guard !self.isClosed else { throw DatabaseUnavailable("the database connection closed") }
-            guard let text = PreparedStatements.text(for: query) else {
-                return try await self.query(query, logger: logger).map(Self.row)
-            }
-            do {
-                return try await AnyPreparedStatement.$text.withValue(text) {
-                    try await self.execute(AnyPreparedStatement(binds: query.binds), logger: logger)
+            let text = PreparedStatements.text(for: query)
+            let rows: [PostgresRow]
+            if let text {
+                do {
+                    rows = try await AnyPreparedStatement.$text.withValue(text) {
+                        try await self.execute(AnyPreparedStatement(binds: query.binds), logger: logger)
+                    }.collect()
+                } catch {
+                    // A connection that may remember a failed preparation is
+                    // closed: the pool replaces it with one that does not.
+                    if PreparedStatements.mayHavePoisoned(error) {
+                        logger.debug("closing a database connection after a statement failed", metadata: ["statement": "\(text.name)"])
+                        try? await self.close()
+                    }
+                    throw error
                 }
-            } catch {
-                // A connection that may remember a failed preparation is
-                // closed: the pool replaces it with one that does not.
-                if PreparedStatements.mayHavePoisoned(error) {
-                    logger.debug("closing a database connection after a statement failed", metadata: ["statement": "\(text.name)"])
-                    try? await self.close()
-                }
-                throw error
+            } else {
+                rows = try await self.query(query, logger: logger).collect()
             }
+            // Outside a transaction block a write commits after its rows
+            // (CommitConfirmation.swift): it is done only once that is known.
+            if !self.isInTransactionBlock, text?.mayWrite ?? StatementEffect.mayWrite(query.sql) {
+                try await self.confirmCommit(logger: logger)
+            }
+            return QueryRows(rows)
         }
     }
 
     @Sendable private static func row(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
-/// The rows of one statement, read as they arrive.
-public typealias QueryRows = AsyncThrowingMapSequence<PostgresRowSequence, PostgresRow>
+/// The rows of one statement, read to the end before the statement counts
+/// as done (our statements return few rows): a write's rows arrive before its
+/// commit is known, so they are handed over only after it.
+public struct QueryRows: AsyncSequence, Sendable {
+    public typealias Element = PostgresRow
+    public let rows: [PostgresRow]
+
+    init(_ rows: [PostgresRow]) {
+        self.rows = rows
+    }
+
+    /// Every row.
+    public func collect() async throws -> [PostgresRow] { rows }
+
+    /// Every row decoded as a tuple of columns.
+    public func decode<each Column: PostgresDecodable>(_ type: (repeat each Column).Type) throws -> [(repeat each Column)] {
+        try rows.decode(type)
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: IndexingIterator<[PostgresRow]>
+        public mutating func next() async throws -> PostgresRow? { base.next() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: rows.makeIterator()) }
+}
 
 extension AsyncThrowingMapSequence where Base == PostgresRowSequence, Transformed == PostgresRow {
     /// Every row, read to the end (which returns the connection's attention
     /// to its next statement).
-    public func collect() async throws -> [PostgresRow] {
+    func collect() async throws -> [PostgresRow] {
         var rows: [PostgresRow] = []
         for try await row in self { rows.append(row) }
         return rows

@@ -134,21 +134,14 @@ public struct Database: Sendable {
 
     /// Runs `body` in one transaction. Unlike PostgresNIO's `withTransaction`,
     /// the error thrown by `body` reaches the caller unchanged, so typed domain
-    /// errors (`RoomError`) survive the rollback.
+    /// errors (`RoomError`) survive the rollback; and a COMMIT that PostgreSQL
+    /// answered with ROLLBACK is an error, not a success.
     public func transaction<Result: Sendable>(
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await withConnection { connection in
-            try await connection.run("BEGIN", logger: logger)
-            let result: Result
-            do {
-                result = try await body(connection)
-            } catch {
-                _ = try? await connection.run("ROLLBACK", logger: logger)
-                throw error
-            }
-            try await connection.run("COMMIT", logger: logger)
-            return result
+        let logger = logger
+        return try await withConnection { connection in
+            try await connection.inTransactionBlock(logger: logger) { try await body(connection) }
         }
     }
 

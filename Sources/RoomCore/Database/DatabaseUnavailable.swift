@@ -5,7 +5,9 @@ import _ConnectionPoolModule
 /// time (the server is down, restarting or failing over), a connection broke
 /// under the request, or the server is shutting down or read-only (a standby
 /// after a failover). Routes answer it as "try again", never as an internal
-/// error, and nothing of the request was committed.
+/// error. Nothing of the request was acknowledged: a write whose commit was
+/// not confirmed (`CommitNotConfirmed`) may or may not have been applied, and
+/// a retry must find out (as a dissolve's retry finds the room closed).
 public struct DatabaseUnavailable: Error, Sendable, CustomStringConvertible {
     public let reason: String
 
@@ -17,7 +19,7 @@ public struct DatabaseUnavailable: Error, Sendable, CustomStringConvertible {
 
     /// Whether `error` is PostgreSQL being away rather than a bad request.
     public static func matches(_ error: any Error) -> Bool {
-        if error is DatabaseUnavailable { return true }
+        if error is DatabaseUnavailable || error is CommitNotConfirmed { return true }
         // The pool gave up connecting (after a minute of refusals).
         if let error = error as? ConnectionPoolError { return error == .connectionCreationCircuitBreakerTripped || error == .poolShutdown }
         guard let error = error as? PSQLError else { return false }

@@ -81,17 +81,16 @@ public struct Migrator: Sendable {
         let done = try await appliedIDs(connection, logger: logger)
         var applied: [String] = []
         for migration in migrations where !done.contains(migration.id) {
-            try await connection.run("BEGIN", logger: logger)
             do {
-                for statement in SQLScript.statements(migration.sql) {
-                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
+                try await connection.inTransactionBlock(logger: logger) {
+                    for statement in SQLScript.statements(migration.sql) {
+                        try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.run(
+                        "INSERT INTO schema_migrations (id, applied_at) VALUES (\(migration.id), now())",
+                        logger: logger)
                 }
-                try await connection.run(
-                    "INSERT INTO schema_migrations (id, applied_at) VALUES (\(migration.id), now())",
-                    logger: logger)
-                try await connection.run("COMMIT", logger: logger)
             } catch {
-                _ = try? await connection.run("ROLLBACK", logger: logger)
                 throw Problem(description: "migration \(migration.id) failed: \(String(reflecting: error))")
             }
             logger.info("applied migration", metadata: ["migration": "\(migration.id)"])
@@ -108,7 +107,7 @@ public struct Migrator: Sendable {
 
     private func appliedIDs(_ connection: PostgresConnection, logger: Logger) async throws -> Set<String> {
         var ids: Set<String> = []
-        for try await id in try await connection.run("SELECT id FROM schema_migrations", logger: logger).decode(String.self) {
+        for id in try await connection.run("SELECT id FROM schema_migrations", logger: logger).decode(String.self) {
             ids.insert(id)
         }
         return ids

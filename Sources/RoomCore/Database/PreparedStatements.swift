@@ -27,7 +27,7 @@ enum PreparedStatements {
         let types: [PostgresDataType]
     }
 
-    private static let names = Mutex<[Key: String]>([:])
+    private static let names = Mutex<[Key: AnyPreparedStatement.Text]>([:])
 
     /// The name and declared types to prepare `query` under, or nil to send
     /// it unnamed: transaction control, settings, LISTEN and DDL are not
@@ -36,19 +36,19 @@ enum PreparedStatements {
     static func text(for query: PostgresQuery) -> AnyPreparedStatement.Text? {
         guard let types = boundTypes(query.binds) else { return nil }
         let key = Key(sql: query.sql, types: types)
-        let known = names.withLock { $0[key] }
-        guard let name = known ?? (preparable(query.sql) ? remember(key) : nil) else { return nil }
-        return AnyPreparedStatement.Text(name: name, sql: query.sql, types: types)
+        if let known = names.withLock({ $0[key] }) { return known }
+        return preparable(query.sql) ? remember(key) : nil
     }
 
     /// A name for a new text, or nil once `limit` texts have one.
-    private static func remember(_ key: Key) -> String? {
-        names.withLock { names in
+    private static func remember(_ key: Key) -> AnyPreparedStatement.Text? {
+        let mayWrite = StatementEffect.mayWrite(key.sql)
+        return names.withLock { names in
             if let known = names[key] { return known }
             guard names.count < limit else { return nil }
-            let name = "rk\(names.count)"
-            names[key] = name
-            return name
+            let text = AnyPreparedStatement.Text(name: "rk\(names.count)", sql: key.sql, types: key.types, mayWrite: mayWrite)
+            names[key] = text
+            return text
         }
     }
 
@@ -142,9 +142,11 @@ struct AnyPreparedStatement: PostgresPreparedStatement {
         let name: String
         let sql: String
         let types: [PostgresDataType]
+        /// Whether it may write when sent on its own (`StatementEffect`).
+        let mayWrite: Bool
     }
 
-    @TaskLocal static var text = Text(name: "", sql: "", types: [])
+    @TaskLocal static var text = Text(name: "", sql: "", types: [], mayWrite: true)
 
     static var name: String { text.name }
     static var sql: String { text.sql }

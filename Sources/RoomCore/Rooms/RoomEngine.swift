@@ -53,8 +53,12 @@ public struct RoomEngine: Sendable {
         guard let enabled = tenant.plugin(spec.pluginID) else { throw RoomError.pluginNotEnabled(spec.pluginID) }
         let now = clock.now()
         var spec = spec
-        // The plugin sees the TTL in force (its own, or the tenant's policy).
-        spec.ttlSeconds = spec.ttlSeconds ?? enabled.policy.ttlSeconds
+        // The plugin sees the TTL in force (its own, or the tenant's policy),
+        // and only one in range: headset-live turned an unchecked TTL of
+        // 10^13 s into a date whose encoding trapped the process (#27).
+        let asked = spec.ttlSeconds ?? enabled.policy.ttlSeconds
+        guard RoomLifecycle.ttlRange.contains(asked) else { throw RoomError.invalid(field: "ttlSeconds", reason: RoomLifecycle.ttlRangeText) }
+        spec.ttlSeconds = asked
         try enabled.plugin.prepare(&spec, now)
         spec.name = spec.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...128).contains(spec.name.count), spec.name.utf8.count <= 512 else {

@@ -27,7 +27,7 @@ extension LocalIMProvider {
                 WHERE tenant_id = \(tenantID) AND seen_at > \(fresh)
                 """, logger: database.logger)
             var mine = 0, all = 0
-            for try await (account, tenant) in rows.decode((Int, Int).self) { (mine, all) = (account, tenant) }
+            for (account, tenant) in try rows.decode((Int, Int).self) { (mine, all) = (account, tenant) }
             if mine >= limits.maxConnectionsPerAccount { return .accountFull(limits.maxConnectionsPerAccount) }
             if all >= limits.maxConnections { return .tenantFull(limits.maxConnections) }
             try await tx.run("""

@@ -27,10 +27,16 @@ extension Request {
             throw Problem.invalid(where_.codingPath.map(\.stringValue).joined(separator: "."), "is out of range")
         } catch {
             // Foundation calls a number beyond every integer (1e30) invalid
-            // JSON; our own parser reads it, so the field can be named.
-            if let object = JSONValue.parse(String(decoding: data, as: UTF8.self))?.object,
-               let field = object.keys.sorted().first(where: { if case .number(let n)? = object[$0] { abs(n) >= 9.2e18 } else { false } }) {
-                throw Problem.invalid(field, "is out of range")
+            // JSON, and fails a fraction (1.5) for an integer field without
+            // naming it; our own parser reads both, so the field can be named.
+            if let object = JSONValue.parse(String(decoding: data, as: UTF8.self))?.object {
+                func number(_ key: String) -> Double? { if case .number(let n)? = object[key] { n } else { nil } }
+                if let field = object.keys.sorted().first(where: { number($0).map { abs($0) >= 9.2e18 } ?? false }) {
+                    throw Problem.invalid(field, "is out of range")
+                }
+                if let field = object.keys.sorted().first(where: { number($0).map { $0 != $0.rounded() } ?? false }) {
+                    throw Problem.invalid(field, "must be an integer")
+                }
             }
             throw Problem.invalid("body", "must be a JSON object")
         }
