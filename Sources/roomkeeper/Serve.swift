@@ -43,6 +43,11 @@ struct Serve: AsyncParsableCommand {
         }
         options.trustedProxies = (env["ROOMKEEPER_TRUSTED_PROXIES"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if let idle = try Env.duration("ROOMKEEPER_IDLE_TIMEOUT") { options.idleSeconds = idle.components.seconds }
+        if let bound = try Env.duration("ROOMKEEPER_REQUEST_TIMEOUT") {
+            let seconds = Double(bound.components.seconds) + Double(bound.components.attoseconds) / 1e18
+            guard (0.1...600).contains(seconds) else { throw CommandFailure("ROOMKEEPER_REQUEST_TIMEOUT must be between 100ms and 10m") }
+            options.requestSeconds = seconds
+        }
         if options.operatorKey == nil { logger.warning("ROOMKEEPER_OPERATOR_KEY is not set: the admin API accepts tenant keys only") }
 
         let (router, database) = try await Env.database(logger)

@@ -23,35 +23,38 @@ extension PostgresConnection {
     public func run(_ query: PostgresQuery, logger: Logger) async throws -> QueryRows {
         try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
             guard !self.isClosed else { throw DatabaseUnavailable("the database connection closed") }
-            let text = PreparedStatements.text(for: query)
-            let rows: [PostgresRow]
-            if let text {
-                do {
-                    rows = try await AnyPreparedStatement.$text.withValue(text) {
-                        try await self.execute(AnyPreparedStatement(binds: query.binds), logger: logger)
-                    }.collect()
-                } catch {
-                    // A connection that may remember a failed preparation is
-                    // closed: the pool replaces it with one that does not.
-                    if PreparedStatements.mayHavePoisoned(error) {
-                        logger.debug("closing a database connection after a statement failed", metadata: ["statement": "\(text.name)"])
-                        try? await self.close()
-                    }
-                    throw error
-                }
-            } else {
-                rows = try await self.query(query, logger: logger).collect()
-            }
-            // Outside a transaction block a write commits after its rows
-            // (CommitConfirmation.swift): it is done only once that is known.
-            if !self.isInTransactionBlock, text?.mayWrite ?? StatementEffect.mayWrite(query.sql) {
-                try await self.confirmCommit(logger: logger)
-            }
-            return QueryRows(rows)
+            return try await DatabaseDeadline.bounding(self) { try await self.runUnbounded(query, logger: logger) }
         }
     }
 
-    @Sendable private static func row(_ row: PostgresRow) throws -> PostgresRow { row }
+    /// `run` within its deadline, on the connection's event loop.
+    private func runUnbounded(_ query: PostgresQuery, logger: Logger) async throws -> QueryRows {
+        let text = PreparedStatements.text(for: query)
+        let rows: [PostgresRow]
+        if let text {
+            do {
+                rows = try await AnyPreparedStatement.$text.withValue(text) {
+                    try await self.execute(AnyPreparedStatement(binds: query.binds), logger: logger)
+                }.collect()
+            } catch {
+                // A connection that may remember a failed preparation is
+                // closed: the pool replaces it with one that does not.
+                if PreparedStatements.mayHavePoisoned(error) {
+                    logger.debug("closing a database connection after a statement failed", metadata: ["statement": "\(text.name)"])
+                    try? await self.close()
+                }
+                throw error
+            }
+        } else {
+            rows = try await self.query(query, logger: logger).collect()
+        }
+        // Outside a transaction block a write commits after its rows
+        // (CommitConfirmation.swift): it is done only once that is known.
+        if !self.isInTransactionBlock, text?.mayWrite ?? StatementEffect.mayWrite(query.sql) {
+            try await self.confirmCommit(logger: logger)
+        }
+        return QueryRows(rows)
+    }
 }
 
 /// The rows of one statement, read to the end before the statement counts

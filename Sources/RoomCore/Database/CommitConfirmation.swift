@@ -105,7 +105,7 @@ extension PostgresConnection {
     private func commit(logger: Logger) async throws -> String {
         try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
             guard !self.isClosed else { throw DatabaseUnavailable("the database connection closed") }
-            return try await self.query(String("COMMIT"), []).get().metadata.command
+            return try await DatabaseDeadline.bounding(self) { try await self.query(String("COMMIT"), []).get().metadata.command }
         }
     }
 

@@ -53,10 +53,10 @@ public struct Database: Sendable {
     /// giving up), so without this bound requests would hang; with it they
     /// fail in seconds with `DatabaseUnavailable`. A lease still waiting when
     /// the router moves to another primary is asked of the new one's pool
-    /// instead (`body` has not run). Only the wait is bounded: `body` runs as
-    /// long as it needs (statement_timeout limits queries).
+    /// instead (`body` has not run). The wait ends by the request's deadline
+    /// too; each statement `body` sends has its own (`DatabaseDeadline`).
     public func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        let deadline = ContinuousClock.now + .milliseconds(Int(leaseSeconds * 1000))
+        let deadline = DatabaseDeadline.until(atMost: leaseSeconds)
         do {
             while true {
                 do {

@@ -53,6 +53,12 @@ public struct Migrator: Sendable {
     /// Applies what is missing; returns the ids applied by this call.
     @discardableResult
     public func migrate(_ database: Database) async throws -> [String] {
+        // Waiting for another instance's migrations, or a long DDL, is not a
+        // hung server: an hour, not a client statement's 12 s.
+        try await DatabaseDeadline.$statementSeconds.withValue(3_600) { try await migrateBounded(database) }
+    }
+
+    private func migrateBounded(_ database: Database) async throws -> [String] {
         try await database.withConnection { connection in
             let logger = database.logger
             try await connection.run("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)

@@ -133,15 +133,13 @@ public final class LocalIMHub: Service, Sendable {
         var lostAt: Date? = clock.now()
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
-                try await database.withDedicatedConnection { connection in
-                    try await connection.listen(on: "roomkeeper_im") { notifications in
-                        if let since = lostAt {
-                            work.yield(.replay(since: since))
-                            lostAt = nil
-                        }
-                        for try await notification in notifications {
-                            if let notice = Notice(notification.payload) { work.yield(notice) }
-                        }
+                try await database.listen(on: "roomkeeper_im") { notifications in
+                    if let since = lostAt {
+                        work.yield(.replay(since: since))
+                        lostAt = nil
+                    }
+                    for try await notification in notifications {
+                        if let notice = Notice(notification.payload) { work.yield(notice) }
                     }
                 }
             } catch {

@@ -20,13 +20,11 @@ public struct RoomListListener: Service {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
                 try await cancelWhenGracefulShutdown {
-                    try await database.withDedicatedConnection { connection in
-                        try await connection.listen(on: Self.channel) { notifications in
-                            cache.startListening()
-                            defer { cache.stopListening() }
-                            for try await notification in notifications {
-                                cache.forget(payload: notification.payload)
-                            }
+                    try await database.listen(on: Self.channel) { notifications in
+                        cache.startListening()
+                        defer { cache.stopListening() }
+                        for try await notification in notifications {
+                            cache.forget(payload: notification.payload)
                         }
                     }
                 }

@@ -89,6 +89,7 @@ public struct Roomkeeper: Sendable {
         let router = Router(context: RoomRequestContext.self)
         let table = RouteTable()
         router.add(middleware: ProblemMiddleware())
+        router.add(middleware: RequestDeadlineMiddleware(seconds: options.requestSeconds))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: MethodNotAllowedMiddleware(table: table))
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry).register(on: router)

@@ -18,6 +18,9 @@ public struct ServerOptions: Sendable {
     public var requestHeadSeconds: Int64 = 10
     /// A keep-alive connection with no request for this long is closed.
     public var idleSeconds: Int64 = 60
+    /// The longest a request waits on PostgreSQL (leases and statements)
+    /// before it is answered "unavailable, try again" (#27).
+    public var requestSeconds: Double = 10
     /// WebSocket connections this instance holds at most.
     public var maxSockets = 10_000
     /// Proxies whose `X-Forwarded-For` names the client (`ROOMKEEPER_TRUSTED_PROXIES`).

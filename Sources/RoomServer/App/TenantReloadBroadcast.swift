@@ -31,12 +31,10 @@ public struct TenantReloadListener: Service {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
                 try await cancelWhenGracefulShutdown {
-                    try await broadcast.database.withDedicatedConnection { connection in
-                        try await connection.listen(on: TenantReloadBroadcast.channel) { notifications in
-                            follow(from: "listening")
-                            for try await notification in notifications where notification.payload != broadcast.instanceID {
-                                follow(from: "another instance")
-                            }
+                    try await broadcast.database.listen(on: TenantReloadBroadcast.channel) { notifications in
+                        follow(from: "listening")
+                        for try await notification in notifications where notification.payload != broadcast.instanceID {
+                            follow(from: "another instance")
                         }
                     }
                 }

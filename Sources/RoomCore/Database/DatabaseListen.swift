@@ -1,0 +1,41 @@
+import PostgresNIO
+
+extension Database {
+    /// How often a LISTEN connection is pinged, and how long a ping may take.
+    public static let listenPingSeconds: Double = 2
+
+    /// LISTENs on `channel` on a connection of its own, and keeps that
+    /// connection honest: it is pinged every 2 s (a ping unanswered within
+    /// 2 s closes it), and closed when the router has moved to another
+    /// primary. Either way `body`'s sequence ends with an error, and the
+    /// caller reconnects and treats the time away as a gap (it replays).
+    ///
+    /// Why (#27): a LISTEN connection to a primary that hangs, or whose host
+    /// is gone without a TCP reset, stays "established" for ~15 minutes;
+    /// meanwhile that instance served stale room lists, missed other
+    /// instances' tenant reloads (a revoked admin key kept working there)
+    /// and stopped relaying their chat.
+    public func listen(on channel: String, _ body: (PostgresNotificationSequence) async throws -> Void) async throws {
+        let router = router
+        try await withDedicatedConnection { connection in
+            let host = router?.activeHost.name
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await DatabaseDeadline.$statementSeconds.withValue(Self.listenPingSeconds) {
+                        while true {
+                            try await Task.sleep(for: .milliseconds(Int(Self.listenPingSeconds * 1000)))
+                            if let router, router.activeHost.name != host {
+                                try? await connection.close()
+                                return
+                            }
+                            // Closes the connection when unanswered (DatabaseDeadline).
+                            try await connection.run("SELECT 1", logger: logger)
+                        }
+                    }
+                }
+                defer { group.cancelAll() }
+                try await connection.listen(on: channel) { try await body($0) }
+            }
+        }
+    }
+}
