@@ -53,6 +53,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                // Resolving a webhook's host on NIO's thread pool, to check its addresses.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // Scenario plugins: ordinary library targets under Plugins/, depending on RoomCore only.

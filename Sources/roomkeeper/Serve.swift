@@ -43,6 +43,10 @@ struct Serve: AsyncParsableCommand {
         }
         options.trustedProxies = (env["ROOMKEEPER_TRUSTED_PROXIES"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if let idle = try Env.duration("ROOMKEEPER_IDLE_TIMEOUT") { options.idleSeconds = idle.components.seconds }
+        switch WebhookAddressPolicy.from(environment: env) {
+        case .success(let policy): options.webhookAddresses = policy
+        case .failure(let problem): throw CommandFailure("\(WebhookAddressPolicy.environmentName): \(problem)")
+        }
         if let bound = try Env.duration("ROOMKEEPER_REQUEST_TIMEOUT") {
             let seconds = Double(bound.components.seconds) + Double(bound.components.attoseconds) / 1e18
             guard (0.1...600).contains(seconds) else { throw CommandFailure("ROOMKEEPER_REQUEST_TIMEOUT must be between 100ms and 10m") }

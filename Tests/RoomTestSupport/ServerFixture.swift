@@ -40,11 +40,14 @@ public struct ServerFixture: Sendable {
         options.sweeper.tenants = tenants.ids
         options.sweeper.interval = sweepInterval
         options.dispatcher.tenants = tenants.ids
+        // Test receivers listen on loopback, which an operator must allow.
+        options.webhookAddresses = TestTenants.loopbackWebhooks
         configure(&options)
         var logger = Logger(label: "server-test")
         logger.logLevel = .warning
         let directory = ownTenants
-            ? try TenantDirectory(path: tenants.path, loader: TenantLoader(registry: registry, providers: StandardProviderCatalog(database: database, clock: clock)))
+            ? try TenantDirectory(path: tenants.path, loader: TenantLoader(registry: registry, providers: StandardProviderCatalog(database: database, clock: clock),
+                                                                           environment: TestTenants.environment))
             : tenants.directory
         return Roomkeeper(database: other ?? database, registry: registry, tenants: directory, clock: clock, options: options, logger: logger)
     }

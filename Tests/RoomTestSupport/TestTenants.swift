@@ -25,9 +25,17 @@ public struct TestTenants: Sendable {
         }
         self.ids = ids
         self.path = path
-        let loader = TenantLoader(registry: registry, providers: StandardProviderCatalog(database: database, clock: clock))
+        let loader = TenantLoader(registry: registry, providers: StandardProviderCatalog(database: database, clock: clock), environment: Self.environment)
         self.directory = try TenantDirectory(path: path, loader: loader)
     }
+
+    /// The process's environment, with loopback allowed for webhooks: test
+    /// receivers listen on 127.0.0.1, as an operator's own might.
+    public static var environment: [String: String] {
+        ProcessInfo.processInfo.environment.merging([WebhookAddressPolicy.environmentName: "127.0.0.1"]) { _, test in test }
+    }
+
+    public static let loopbackWebhooks = (try? WebhookAddressPolicy.parse("127.0.0.1").get()) ?? .strict
 
     /// `pluginTable` may bring its own `[providers.im]`; the local IM otherwise.
     public static func file(id: TenantID, pluginTable: String) -> String {

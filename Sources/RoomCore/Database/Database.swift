@@ -90,7 +90,10 @@ public struct Database: Sendable {
                             // connection is handed back and another one asked for.
                             guard !connection.isClosed else { return nil }
                             leased.set()
-                            return try await work.value(connection)
+                            guard let router else { return try await work.value(connection) }
+                            return try await DatabaseDeadline.$lease.withValue(.init(router: router, client: client)) {
+                                try await work.value(connection)
+                            }
                         }
                         if leased.isSet { return lent }
                         try await Task.sleep(for: .milliseconds(5))  // time for the pool to drop it

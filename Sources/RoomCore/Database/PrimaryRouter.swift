@@ -20,6 +20,8 @@ public final class PrimaryRouter: Service, Sendable {
     private let clients: [PostgresClient]
     private let active = Atomic<Int>(0)
     private let suspected = Atomic<Bool>(false)
+    /// The active host's last check got no answer in time.
+    private let currentHung = Atomic<Bool>(false)
     private let logger: Logger
     private let checkInterval: Duration
     private let probeSeconds: Double
@@ -67,17 +69,34 @@ public final class PrimaryRouter: Service, Sendable {
 
     /// Keeps the active host if it still accepts writes, else moves to the
     /// first host in the URL's order that does; false when none does.
+    ///
+    /// Once the active host has failed to answer a check in time (a primary
+    /// that hangs), the others are asked first: each check of a hung host
+    /// waits the whole probe (2 s), and the standby's promotion would be
+    /// noticed that much later.
     @discardableResult
     public func followPrimary() async -> Bool {
         guard hosts.count > 1 else { return true }
         let current = active.load(ordering: .acquiring)
-        if await acceptsWrites(hosts[current]) == true { return true }
+        let hung = currentHung.load(ordering: .acquiring)
+        if !hung {
+            switch await acceptsWrites(hosts[current]) {
+            case true?: return true
+            case nil: currentHung.store(true, ordering: .releasing)
+            case false?: break
+            }
+        }
         for index in hosts.indices where index != current {
             if await acceptsWrites(hosts[index]) == true {
                 active.store(index, ordering: .releasing)
+                currentHung.store(false, ordering: .releasing)
                 logger.notice("following the primary", metadata: ["from": "\(hosts[current].name)", "to": "\(hosts[index].name)"])
                 return true
             }
+        }
+        if hung, let answer = await acceptsWrites(hosts[current]) {
+            currentHung.store(false, ordering: .releasing)
+            return answer
         }
         return false
     }

@@ -19,6 +19,27 @@ public struct ReceiverRefused: Error, Sendable, CustomStringConvertible {
     }
 }
 
+/// Why a webhook attempt got no answer, as the tenant sees it: a class,
+/// never the transport's own text, which named addresses and ports of our
+/// network to whoever reads the attempts (#27).
+public struct WebhookAttemptFailed: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case addressRefused = "the receiver's address is not allowed (loopback, private, link-local or reserved)"
+        case unresolved = "the receiver's host name did not resolve"
+        case connect = "could not connect to the receiver"
+        case tls = "the TLS handshake with the receiver failed"
+        case timeout = "the receiver did not answer in time"
+        case other = "the delivery failed before the receiver answered"
+    }
+
+    public let kind: Kind
+    public var description: String { kind.rawValue }
+
+    public init(_ kind: Kind) {
+        self.kind = kind
+    }
+}
+
 /// Sends one webhook POST; implemented over HTTP in RoomProviders.
 public protocol WebhookSender: Sendable {
     /// Returns the receiver's HTTP status, whatever it is; throws when there
@@ -106,7 +127,14 @@ public struct ProviderOutboxDeliverer: OutboxDeliverer {
         let body = Array(delivery.body.utf8)
         let headers = [("content-type", "application/json"), ("user-agent", "Roomkeeper-Webhooks/1")]
             + StandardWebhooks.headers(id: delivery.id, timestamp: Int(now().timeIntervalSince1970), body: body, secrets: endpoint.secrets)
-        let status = try await webhooks.post(url: endpoint.url, headers: headers, body: body, timeoutSeconds: endpoint.timeoutSeconds)
+        let status: Int
+        do {
+            status = try await webhooks.post(url: endpoint.url, headers: headers, body: body, timeoutSeconds: endpoint.timeoutSeconds)
+        } catch let failure as WebhookAttemptFailed {
+            throw failure
+        } catch {
+            throw WebhookAttemptFailed(.other)  // the attempt is shown to the tenant: its class only
+        }
         guard (200..<300).contains(status) else { throw ReceiverRefused(statusCode: status) }
         return status
     }

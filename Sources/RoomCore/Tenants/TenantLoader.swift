@@ -8,6 +8,10 @@ public struct TenantLoader: Sendable {
     public let providers: any ProviderCatalog
     public let environment: [String: String]
 
+    /// Where webhooks may go (`ROOMKEEPER_WEBHOOK_ALLOW`; the server refuses
+    /// to start when it is malformed, so here it is only read).
+    var webhookAddresses: WebhookAddressPolicy { (try? WebhookAddressPolicy.from(environment: environment).get()) ?? .strict }
+
     public init(registry: PluginRegistry, providers: any ProviderCatalog, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.registry = registry
         self.providers = providers
@@ -61,7 +65,7 @@ public struct TenantLoader: Sendable {
         let plugins = enabledPlugins(root.table("plugins"))
         let retention = RetentionPolicy(root.table("retention"))
         let eventTypes = Set(WebhookEventTypes.core + plugins.values.flatMap(\.plugin.eventTypes))
-        let webhooks = WebhookEndpoint.read(root.table("webhooks"), known: eventTypes)
+        let webhooks = WebhookEndpoint.read(root.table("webhooks"), known: eventTypes, addresses: webhookAddresses)
         let issues = root.issues
         guard issues.isEmpty, let im, let live, let intercom else { return (nil, issues) }
         var callbacks: [String: any CallbackVerifier] = [:]

@@ -68,7 +68,7 @@ public struct WebhookEndpoint: Sendable {
 
     /// Reads `[webhooks]`; problems are reported on the reader. `known` are
     /// the event types this tenant's configuration can produce.
-    static func read(_ section: SettingsReader, known: Set<String>) -> [WebhookEndpoint] {
+    static func read(_ section: SettingsReader, known: Set<String>, addresses: WebhookAddressPolicy) -> [WebhookEndpoint] {
         section.keys.compactMap { name in
             guard isValidName(name) else {
                 section.skip(name)
@@ -77,7 +77,11 @@ public struct WebhookEndpoint: Sendable {
             }
             let table = section.table(name)
             let url = table.string("url", default: "")
-            if let problem = urlProblem(url) { table.report("url", problem) }
+            if let problem = urlProblem(url) {
+                table.report("url", problem)
+            } else if let host = URLComponents(string: url)?.host, let refusal = addresses.refusal(host: host) {
+                table.report("url", "\(host) \(refusal)")
+            }
             var secrets: [StandardWebhooks.Secret] = []
             if let text = table.secret("secret") {
                 for word in text.split(whereSeparator: \.isWhitespace) {

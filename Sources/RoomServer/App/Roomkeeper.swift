@@ -18,7 +18,7 @@ public struct Roomkeeper: Sendable {
     /// This instance's fan-out of local-IM events to its WebSocket clients.
     public let hub: LocalIMHub
     /// How webhook deliveries leave.
-    public var webhookSender: any WebhookSender = HTTPWebhookSender()
+    public var webhookSender: any WebhookSender
 
     public init(database: Database, registry: PluginRegistry, tenants: TenantDirectory, clock: any RoomClock, options: ServerOptions, logger: Logger) {
         let engine = RoomEngine(database: database, clock: clock, registry: registry, tenants: { tenants[$0] }, outboxSignal: options.dispatcher.signal)
@@ -27,6 +27,7 @@ public struct Roomkeeper: Sendable {
         self.registry = registry
         self.options = options
         self.logger = logger
+        self.webhookSender = HTTPWebhookSender(policy: options.webhookAddresses)
         self.hub = LocalIMHub(database: database, clock: clock, logger: logger, maxConnections: options.maxSockets)
     }
 

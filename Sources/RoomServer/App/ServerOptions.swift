@@ -21,6 +21,8 @@ public struct ServerOptions: Sendable {
     /// The longest a request waits on PostgreSQL (leases and statements)
     /// before it is answered "unavailable, try again" (#27).
     public var requestSeconds: Double = 10
+    /// Where webhooks may go beyond public addresses (`ROOMKEEPER_WEBHOOK_ALLOW`).
+    public var webhookAddresses: WebhookAddressPolicy = .strict
     /// WebSocket connections this instance holds at most.
     public var maxSockets = 10_000
     /// Proxies whose `X-Forwarded-For` names the client (`ROOMKEEPER_TRUSTED_PROXIES`).
