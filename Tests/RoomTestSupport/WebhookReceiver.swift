@@ -19,6 +19,13 @@ public final class WebhookReceiver: Sendable {
     }
 
     private let state = Mutex<(down: Bool, deliveries: [Delivery])>((false, []))
+    private let answerDelay = Mutex<Duration>(.zero)
+
+    /// How long the receiver takes to answer (a slow back end).
+    public var delay: Duration {
+        get { answerDelay.withLock { $0 } }
+        set { answerDelay.withLock { $0 = newValue } }
+    }
 
     public init() {}
 
@@ -42,6 +49,8 @@ public final class WebhookReceiver: Sendable {
                     signature: fields[HTTPField.Name("webhook-signature")!] ?? "", body: String(buffer: bytes), accepted: !state.down))
                 return state.down
             }
+            let delay = self.delay
+            if delay > .zero { try await Task.sleep(for: delay) }
             return Response(status: down ? .serviceUnavailable : .noContent)
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))

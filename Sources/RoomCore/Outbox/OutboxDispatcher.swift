@@ -12,6 +12,11 @@ public struct OutboxDispatcher: Service {
     public struct Configuration: Sendable {
         public var pollInterval: Duration = .milliseconds(250)
         public var batchSize = 100
+        /// IM and live effects in flight: 100 in all, 50 for one tenant.
+        public var effects = Limits(total: 100, perDestination: 50, perTenant: 50)
+        /// Webhook deliveries in flight: 64 in all, 4 to one endpoint (the
+        /// HTTP client keeps at most 8 connections to one host), 16 for one tenant.
+        public var webhookLimits = Limits(total: 64, perDestination: 4, perTenant: 16)
         /// With the 5-minute cap, 400 attempts span at least 24 hours (26 to
         /// 33, by the jitter): a vendor or a webhook receiver down for a day
         /// still gets every effect when it is back (8, before, gave up after
@@ -47,17 +52,87 @@ public struct OutboxDispatcher: Service {
         self.logger = logger
     }
 
+    /// Two streams, each claiming as slots free up rather than a batch at a
+    /// time: the IM and live effects, and the webhook deliveries. Why (#27):
+    /// one batch of 100 waited for its slowest delivery (up to 15 s) before
+    /// the next claim, so one tenant's slow receiver, or a burst of test
+    /// events, held every tenant's IM effects: a quiz question reached its
+    /// players after most of its 20 s answer window. Now effects never wait
+    /// behind webhooks, and within a stream no destination (a tenant's IM, a
+    /// webhook endpoint) or tenant takes more than its share of slots.
     public func run() async throws {
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            var delivered = 0
-            do {
-                delivered = try await dispatchOnce()
-            } catch {
-                logger.error("outbox dispatch failed", metadata: ["error": "\(LoggableError.describe(error))"])
+        await withDiscardingTaskGroup { group in
+            group.addTask { await stream(webhooks: false, limits: configuration.effects) }
+            group.addTask { await stream(webhooks: true, limits: configuration.webhookLimits) }
+        }
+    }
+
+    /// How many deliveries of a stream may be in flight: in all, to one
+    /// destination, for one tenant.
+    public struct Limits: Sendable {
+        public var total: Int
+        public var perDestination: Int
+        public var perTenant: Int
+
+        public init(total: Int, perDestination: Int, perTenant: Int) {
+            self.total = total
+            self.perDestination = perDestination
+            self.perTenant = perTenant
+        }
+    }
+
+    private func stream(webhooks: Bool, limits: Limits) async {
+        let lease = configuration.deliveryTimeout + 5
+        await withTaskGroup(of: String?.self) { group in
+            var load = InFlight()
+            var waiting = false, woken = true
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                // Claim when woken (a signal, the poll) or when a tenth of the
+                // slots are free: not one claim per finished delivery.
+                let free = limits.total - load.total
+                if free > 0 && (woken || free >= max(1, limits.total / 10)) {
+                    woken = false
+                    do {
+                        let claim = OutboxStore.Claim(webhooks: webhooks, busy: load.busy(limits.perDestination),
+                                                      busyTenants: load.busyTenants(limits.perTenant))
+                        // A claim takes at most one destination's share, so
+                        // no destination exceeds its share by more than one
+                        // claim's worth before it counts as busy.
+                        let take = min(free, limits.perDestination)
+                        let entries = try await store.claimDue(now: clock.now(), lease: lease, limit: take, tenants: configuration.tenants, claim: claim)
+                        for entry in entries {
+                            let destination = load.add(entry)
+                            group.addTask {
+                                await deliver(entry)
+                                return destination
+                            }
+                        }
+                        if entries.count == take { continue }
+                    } catch {
+                        logger.error("outbox dispatch failed", metadata: ["error": "\(LoggableError.describe(error))"])
+                    }
+                }
+                if !waiting {
+                    waiting = true
+                    group.addTask { [configuration] in
+                        // Effects are woken by their own commits; webhooks poll.
+                        if webhooks {
+                            try? await Task.sleep(for: configuration.pollInterval)
+                        } else {
+                            await configuration.signal.wait(timeout: configuration.pollInterval)
+                        }
+                        return nil
+                    }
+                }
+                guard let next = await group.next() else { continue }
+                if let destination = next {
+                    load.remove(destination)
+                } else {
+                    waiting = false
+                    woken = true
+                }
             }
-            if delivered < configuration.batchSize {
-                try? await cancelWhenGracefulShutdown { [configuration] in await configuration.signal.wait(timeout: configuration.pollInterval) }
-            }
+            group.cancelAll()
         }
     }
 
@@ -169,4 +244,31 @@ final class FailingProviders: Sendable {
     func recovered(_ tenantID: TenantID, _ kind: String, _ lane: String = "") -> Bool {
         pairs.withLock { $0.remove([tenantID, kind, lane].joined(separator: "\u{0}")) != nil }
     }
+}
+
+/// What one stream has in flight, by destination and tenant.
+struct InFlight {
+    private(set) var total = 0
+    private var destinations: [String: Int] = [:]
+    private var tenants: [TenantID: Int] = [:]
+
+    mutating func add(_ entry: OutboxEntry) -> String {
+        let destination = OutboxStore.Claim.destination(entry.tenantID, lane: entry.effect?.lane ?? "")
+        total += 1
+        destinations[destination, default: 0] += 1
+        tenants[entry.tenantID, default: 0] += 1
+        return destination
+    }
+
+    mutating func remove(_ destination: String) {
+        total -= 1
+        destinations[destination, default: 1] -= 1
+        if destinations[destination] == 0 { destinations[destination] = nil }
+        let tenant = String(destination.prefix { $0 != "\u{1f}" })
+        tenants[tenant, default: 1] -= 1
+        if tenants[tenant] == 0 { tenants[tenant] = nil }
+    }
+
+    func busy(_ limit: Int) -> [String] { destinations.filter { $0.value >= limit }.map(\.key) }
+    func busyTenants(_ limit: Int) -> [TenantID] { tenants.filter { $0.value >= limit }.map(\.key) }
 }

@@ -20,13 +20,36 @@ public struct OutboxStore: Sendable {
     /// dies mid-delivery leaves them to be retried. A room's entry is claimed
     /// only when no earlier entry of that room in its lane is still pending:
     /// per-room order, per destination.
-    public func claimDue(now: Date, lease: TimeInterval, limit: Int, tenants scope: [TenantID]?) async throws -> [OutboxEntry] {
+    /// Which entries a claim takes: the IM and live effects (lane ''), the
+    /// webhook deliveries, or both; never one of `busy` destinations
+    /// (`tenant \u{1f} lane`) or `busyTenants`, which have as many in flight
+    /// as they may.
+    public struct Claim: Sendable {
+        public var webhooks: Bool?
+        public var busy: [String] = []
+        public var busyTenants: [TenantID] = []
+
+        public init(webhooks: Bool? = nil, busy: [String] = [], busyTenants: [TenantID] = []) {
+            self.webhooks = webhooks
+            self.busy = busy
+            self.busyTenants = busyTenants
+        }
+
+        public static let everything = Claim()
+
+        static func destination(_ tenantID: TenantID, lane: String) -> String { tenantID + "\u{1f}" + lane }
+    }
+
+    public func claimDue(now: Date, lease: TimeInterval, limit: Int, tenants scope: [TenantID]?, claim: Claim = .everything) async throws -> [OutboxEntry] {
         let rows = try await database.query("""
             -- cross-tenant: one dispatcher claims due entries of every tenant it serves
             WITH due AS (
                 SELECT o.tenant_id, o.outbox_id FROM outbox o
                 WHERE o.status = 'pending' AND o.next_attempt_at <= \(now)
                   AND (\(scope)::text[] IS NULL OR o.tenant_id = ANY(\(scope)::text[]))
+                  AND (\(claim.webhooks)::boolean IS NULL OR (o.lane <> '') = \(claim.webhooks)::boolean)
+                  AND NOT (o.tenant_id || chr(31) || o.lane = ANY(\(claim.busy)::text[]))
+                  AND NOT (o.tenant_id = ANY(\(claim.busyTenants)::text[]))
                   AND (o.room_id IS NULL OR NOT EXISTS (
                         SELECT 1 FROM outbox e
                         WHERE e.tenant_id = o.tenant_id AND e.room_id = o.room_id AND e.lane = o.lane

@@ -337,6 +337,7 @@ enum AdminContract {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "503": {"$ref": "#/components/responses/Unavailable"},
           "404": {"$ref": "#/components/responses/NotFound"}
         },
@@ -493,6 +494,10 @@ enum AdminContract {
       },
       "BadGateway": {
         "description": "`provider_refused`: the IM or media vendor the request needed refused it",
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+      },
+      "TooManyRequests": {
+        "description": "`rate_limited`: at most 10 test events a minute per tenant; try again in a minute",
         "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "Unavailable": {

@@ -5,6 +5,9 @@ import RoomCore
 /// A tenant's webhook endpoints as configured, a test event for one, the
 /// attempts of any outbox entry, and replaying dead letters since a time.
 extension AdminAPI {
+    /// Test events a tenant may queue: 10 a minute.
+    static let testEvents = RateLimit(10, per: 60)
+
     struct WebhookEndpointDTO: Encodable {
         let name: String
         let url: String
@@ -43,7 +46,13 @@ extension AdminAPI {
             let tenant = try context.authorizedTenant(tenants)
             let name = try context.parameters.require("endpoint")
             guard let endpoint = tenant.webhook(name) else { throw Problem.notFound("no webhook endpoint \(name) in tenant \(tenant.id)") }
-            guard let entry = try await outbox.enqueueTest(tenant, endpoint: endpoint, now: services.clock.now()) else {
+            // A burst of test events must not fill the webhook stream (#27).
+            let now = services.clock.now()
+            guard try await RateCounter(database: services.database).admit(tenant.id, action: "webhook-test", subject: "tenant",
+                                                                           limit: Self.testEvents, now: now) else {
+                throw Problem(.tooManyRequests, code: "rate_limited", detail: "at most \(Self.testEvents.count) test events a minute per tenant; try again later")
+            }
+            guard let entry = try await outbox.enqueueTest(tenant, endpoint: endpoint, now: now) else {
                 throw Problem.notFound("no webhook endpoint \(name) in tenant \(tenant.id)")
             }
             services.engine.outboxSignal.wake()
