@@ -17,11 +17,32 @@ extension LocalIMProvider {
     /// their limits, counted over every instance. The tenant's advisory lock,
     /// taken in its own statement, makes each count and its insert one step,
     /// so parallel logins cannot all pass the same count.
+    ///
+    /// The lock is tried, never waited for on a pooled connection (#27): in a
+    /// reconnect storm after an instance died, each login held a connection
+    /// while it queued for the tenant's lock, the survivors' pools filled and
+    /// other tenants got 503. A login that finds the lock taken gives its
+    /// connection back and tries again a few milliseconds later, for up to
+    /// 5 s (then it is told to try again).
     public func connect(_ connection: UUID, accid: AccountID, instance: String) async throws -> Admission {
+        let until = ContinuousClock.now + .seconds(5)
+        var pause = 2
+        while true {
+            if let admission = try await tryConnect(connection, accid: accid, instance: instance) { return admission }
+            guard ContinuousClock.now < until else { throw DatabaseUnavailable("too many logins at once for this tenant") }
+            try await Task.sleep(for: .milliseconds(Int.random(in: pause...(2 * pause))))
+            pause = min(pause * 2, 50)
+        }
+    }
+
+    /// One try; nil when another login holds the tenant's lock.
+    private func tryConnect(_ connection: UUID, accid: AccountID, instance: String) async throws -> Admission? {
         let now = clock.now()
         let fresh = now.addingTimeInterval(-Self.presenceWindow)
-        return try await database.transaction { tx in
-            try await tx.run("SELECT pg_advisory_xact_lock(hashtextextended('im-connections:' || \(tenantID), 0))", logger: database.logger)
+        return try await database.transaction { tx -> Admission? in
+            let locked = try await tx.run("SELECT pg_try_advisory_xact_lock(hashtextextended('im-connections:' || \(tenantID), 0))",
+                                          logger: database.logger).decode(Bool.self)
+            guard locked.first == true else { return nil }
             let rows = try await tx.run("""
                 SELECT count(*) FILTER (WHERE accid = \(accid))::int, count(*)::int FROM im_connections
                 WHERE tenant_id = \(tenantID) AND seen_at > \(fresh)

@@ -5,6 +5,7 @@ import NIOWebSocket
 import Logging
 import RoomCore
 import RoomProviders
+import Synchronization
 
 /// `GET /t/{tenant}/im/ws`: the local IM's client endpoint. Credentials
 /// never travel in the URL (proxies log URLs): the first frame logs in,
@@ -42,22 +43,77 @@ struct LocalIMSocket: Sendable {
             }
             var logger = context.logger
             logger[metadataKey: "tenant"] = "\(tenantID)"
-            var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-            let deadline = Task {
-                try await Task.sleep(for: .seconds(Self.loginSeconds))
-                try await outbound.close(Self.unauthorized, reason: "no login frame within \(Self.loginSeconds) s")
-            }
-            let login = try await messages.next()
-            deadline.cancel()
-            guard case .text(let text)? = login, let credentials = LoginFrame(text),
-                  try await local.verify(accid: credentials.accid, token: credentials.token) else {
-                try await outbound.close(Self.unauthorized, reason: "the first frame must be a login with a valid accid and token")
+            // Sockets that have not logged in are few and small (#27): a
+            // reconnect storm, or sockets opened and never logged in, cannot
+            // take what logged-in ones need.
+            guard Self.awaitingLogin.enter() else {
+                try await outbound.close(Self.tooMany, reason: "too many sockets waiting to log in here; try again")
                 return
             }
+            var frames = inbound.makeAsyncIterator()
+            let credentials: LoginFrame?
+            do {
+                credentials = try await Self.login(&frames, outbound: outbound, local: local)
+            } catch {
+                Self.awaitingLogin.leave()
+                throw error
+            }
+            Self.awaitingLogin.leave()
+            guard let credentials else { return }
             let session = Session(local: local, hub: hub, accid: credentials.accid, connection: UUID(), logger: logger)
-            try await session.run(messages: &messages, outbound: outbound)
+            try await session.run(frames: &frames, outbound: outbound)
         }
     }
+}
+
+extension LocalIMSocket {
+    /// Sockets this instance holds that have not logged in yet: at most
+    /// 1,000 (a logged-in socket is one of `ROOMKEEPER_MAX_SOCKETS`).
+    static let awaitingLogin = SocketGate(limit: 1_000)
+
+    /// Reads the login frame (at most 8 KiB, within `loginSeconds`) and checks
+    /// it; nil when the socket was closed instead.
+    static func login(_ frames: inout WebSocketInboundStream.AsyncIterator, outbound: WebSocketOutboundWriter,
+                      local: LocalIMProvider) async throws -> LoginFrame? {
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(loginSeconds))
+            try await outbound.close(unauthorized, reason: "no login frame within \(loginSeconds) s")
+        }
+        defer { deadline.cancel() }
+        let login: WebSocketMessage?
+        do {
+            login = try await frames.nextMessage(maxSize: maxFrame)
+        } catch {
+            try await outbound.close(unauthorized, reason: "the login frame must be at most \(maxFrame) bytes")
+            return nil
+        }
+        guard case .text(let text)? = login, let credentials = LoginFrame(text),
+              try await local.verify(accid: credentials.accid, token: credentials.token) else {
+            try await outbound.close(unauthorized, reason: "the first frame must be a login with a valid accid and token")
+            return nil
+        }
+        return credentials
+    }
+}
+
+/// Counts what it admits, up to a limit.
+final class SocketGate: Sendable {
+    private let count = Atomic<Int>(0)
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    var current: Int { count.load(ordering: .relaxed) }
+
+    func enter() -> Bool {
+        if count.add(1, ordering: .relaxed).newValue <= limit { return true }
+        count.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    func leave() { count.subtract(1, ordering: .relaxed) }
 }
 
 /// `{"type":"login","accid","token"}`.
@@ -82,7 +138,10 @@ struct Session: Sendable {
     let connection: UUID
     let logger: Logger
 
-    func run(messages: inout WebSocketInboundMessageStream.AsyncIterator, outbound: WebSocketOutboundWriter) async throws {
+    /// Largest message a logged-in socket may send (frames past `maxFrame` get an error frame).
+    static let maxMessage = 1 << 20
+
+    func run(frames messages: inout WebSocketInboundStream.AsyncIterator, outbound: WebSocketOutboundWriter) async throws {
         switch try await local.connect(connection, accid: accid, instance: hub.instanceID) {
         case .admitted: break
         case .accountFull(let limit):
@@ -110,7 +169,7 @@ struct Session: Sendable {
                 reply(Frames.encode(.object(["type": .string("ready"), "accid": .string(accid)])))
                 try await hub.deliverStored(tenantID: local.tenantID, to: accid)
                 var limiter = RateLimiter(perSecond: 20, burst: 40)
-                while let message = try await messages.next() {
+                while let message = try await messages.nextMessage(maxSize: Self.maxMessage) {
                     if hub.ending(of: connection) != nil { break }
                     guard limiter.allow() else {
                         reply(Frames.error("rate_limited", "too many frames; at most 20 a second"))
