@@ -39,6 +39,10 @@ public struct HeadsetLivePlugin: RoomPlugin {
     public static let streamStarted = "headset-live.stream.started", streamCut = "headset-live.stream.cut"
     public var eventTypes: [String] { [Self.streamStarted, Self.streamCut] }
 
+    /// A bound headset keeps its phone's account: a guest purged while bound
+    /// would leave the binding to whoever drew the id next (#27).
+    public var accountReferences: [AccountReference] { [AccountReference(table: "headset_devices", column: "owner")] }
+
     /// A live room is a bound device's (`options.deviceId`); its TTL is its
     /// deadline, and it idles towards an early expiry until a push starts.
     public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {

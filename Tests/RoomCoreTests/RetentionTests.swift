@@ -62,6 +62,42 @@ import Testing
         #expect(outbox.contains("pending") && !outbox.contains("delivered"))
     }
 
+    /// #27: a guest a plugin row still names stays (a new guest drawing its
+    /// id would inherit the row); a purged guest's own rows go with it, and
+    /// its id is never drawn again.
+    @Test func aGuestAPluginRowNamesStaysAndAPurgedIdIsNeverDrawnAgain() async throws {
+        let fixture = try await EngineFixture()
+        let tenant = fixture.tenant
+        let accounts = AccountStore(database: fixture.database, clock: fixture.clock)
+        let purger = RetentionPurger(database: fixture.database, clock: fixture.clock, tenants: { [tenant] },
+                                     keepers: [AccountReference(table: "headset_devices", column: "owner")],
+                                     dependents: [AccountReference(table: "im_notifications", column: "to_accid")], logger: Logger(label: "retention"))
+        let bound = try await accounts.createGuest(tenant.id, prefix: "p", nickname: { $0 }, avatar: "")
+        let idle = try await accounts.createGuest(tenant.id, prefix: "p", nickname: { $0 }, avatar: "")
+        try await fixture.database.query("""
+            INSERT INTO headset_devices (tenant_id, device_id, owner, bound_at) VALUES (\(tenant.id), 'GLASS-1', \(bound.accid), \(fixture.clock.now()))
+            """)
+        try await fixture.database.query("""
+            INSERT INTO im_notifications (tenant_id, from_accid, to_accid, attach, store_offline, created_at)
+            VALUES (\(tenant.id), 'server', \(idle.accid), '{}', true, \(fixture.clock.now()))
+            """)
+        fixture.clock.advance(by: 91 * 86_400)
+        _ = try await purger.purgeOnce()
+        let left = try await fixture.database.query("""
+            SELECT (SELECT array_agg(accid ORDER BY accid) FROM accounts WHERE tenant_id = \(tenant.id)),
+                   (SELECT count(*)::int FROM im_notifications WHERE tenant_id = \(tenant.id) AND to_accid = \(idle.accid)),
+                   (SELECT array_agg(accid) FROM retired_accounts WHERE tenant_id = \(tenant.id))
+            """).decode(([String], Int, [String]).self).first
+        let (kept, notifications, retired) = try #require(left)
+        #expect(kept == [bound.accid], "the bound guest stays; the idle one went")
+        #expect(notifications == 0, "its stored notification went with it")
+        #expect(retired == [idle.accid])
+        // A draw that lands on the retired id draws again.
+        var draws = [String(idle.accid.dropFirst()), "12345678"]
+        let next = try await accounts.createGuest(tenant.id, prefix: "p", nickname: { $0 }, avatar: "", digits: { draws.removeFirst() })
+        #expect(next.accid == "p12345678", "the retired id was not given again")
+    }
+
     @Test func aTenantSetsItsOwnRetention() throws {
         let reader = SettingsReader(file: "t.toml", path: "retention", table: ["closedRooms": .string("2d"), "idleGuests": .string("1h")], environment: [:])
         let policy = RetentionPolicy(reader)

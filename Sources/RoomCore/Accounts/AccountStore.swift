@@ -28,11 +28,13 @@ public struct AccountStore: Sendable {
     }
 
     /// Creates an account with a fresh id `prefix` + digits; retries on the rare collision.
-    public func createGuest(_ tenantID: TenantID, prefix: String = "user", nickname: (String) -> String, avatar: String, role: String = "user") async throws -> Account {
-        try await drawGuest(prefix: prefix, nickname: nickname, avatar: avatar, role: role) { account in
+    public func createGuest(_ tenantID: TenantID, prefix: String = "user", nickname: (String) -> String, avatar: String, role: String = "user",
+                            digits: () -> String = AccountStore.randomDigits) async throws -> Account {
+        try await drawGuest(prefix: prefix, nickname: nickname, avatar: avatar, role: role, digits: digits) { account in
             try await database.query("""
                 INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, created_at)
-                VALUES (\(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(clock.now()))
+                SELECT \(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(clock.now())
+                WHERE NOT EXISTS (SELECT 1 FROM retired_accounts WHERE tenant_id = \(tenantID) AND accid = \(account.accid))
                 ON CONFLICT DO NOTHING RETURNING accid
                 """)
         }
@@ -50,7 +52,8 @@ public struct AccountStore: Sendable {
             try await database.query("""
                 WITH account AS (
                     INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, created_at)
-                    VALUES (\(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(now))
+                    SELECT \(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(now)
+                    WHERE NOT EXISTS (SELECT 1 FROM retired_accounts WHERE tenant_id = \(tenantID) AND accid = \(account.accid))
                     ON CONFLICT DO NOTHING RETURNING tenant_id, accid
                 )
                 INSERT INTO sessions (tenant_id, token_hash, accid, plugin_id, created_at, expires_at)
@@ -60,12 +63,16 @@ public struct AccountStore: Sendable {
         }
     }
 
+    /// 8 random digits: a guest id's tail.
+    public static func randomDigits() -> String { String(UInt64.random(in: 10_000_000...99_999_999)) }
+
     /// Draws `prefix` + 8 digits until `insert` writes a row (nothing is
-    /// written on a collision).
+    /// written on a collision, with a live account or a retired id).
     private func drawGuest(prefix: String, nickname: (String) -> String, avatar: String, role: String,
+                           digits draw: () -> String = AccountStore.randomDigits,
                            insert: (Account) async throws -> [PostgresRow]) async throws -> Account {
         for _ in 0..<5 {
-            let digits = String(UInt64.random(in: 10_000_000...99_999_999))
+            let digits = draw()
             let account = Account(accid: prefix + digits, nickname: nickname(digits), avatar: avatar, role: role)
             if try await !insert(account).isEmpty { return account }
         }

@@ -25,17 +25,35 @@ public struct RetentionPurger: Service {
     public let batch: Int
     /// How long one pass may keep deleting (every table, every tenant).
     public let budget: Duration
+    /// Rows that keep a guest in use (plugins'), and rows that go with it (providers').
+    public let keepers: [AccountReference]
+    public let dependents: [AccountReference]
     public let logger: Logger
 
     public init(database: Database, clock: any RoomClock, tenants: @escaping @Sendable () -> [Tenant],
-                interval: Duration = .seconds(60), batch: Int = 2_000, budget: Duration = .seconds(20), logger: Logger) {
+                interval: Duration = .seconds(60), batch: Int = 2_000, budget: Duration = .seconds(20),
+                keepers: [AccountReference] = [], dependents: [AccountReference] = [], logger: Logger) {
         self.database = database
         self.clock = clock
         self.tenants = tenants
         self.interval = interval
         self.batch = batch
         self.budget = budget
+        self.keepers = keepers
+        self.dependents = dependents
         self.logger = logger
+    }
+
+    /// `AND NOT EXISTS` one row of each keeper naming `a.accid`.
+    private var keptClause: String {
+        keepers.map { " AND NOT EXISTS (SELECT 1 FROM \($0.table) k WHERE k.tenant_id = a.tenant_id AND k.\($0.column) = a.accid)" }.joined()
+    }
+
+    /// One CTE per dependent, deleting its rows for the accounts in `gone`.
+    private var dependentCTEs: String {
+        dependents.enumerated().map { index, dependent in
+            ", dependent\(index) AS (DELETE FROM \(dependent.table) d USING gone WHERE d.tenant_id = gone.tenant_id AND d.\(dependent.column) = gone.accid)"
+        }.joined()
     }
 
     public func run() async throws {
@@ -103,21 +121,32 @@ public struct RetentionPurger: Service {
                       AND least(coalesce(revoked_at, expires_at), expires_at) < \(endedBefore) LIMIT 1000000) due
                 """)
             let idleSince = now.addingTimeInterval(-keep.idleGuests)
+            // A guest goes only when no plugin row still names it; what
+            // belongs to it goes with it, and its id is retired, never drawn
+            // again (#27: a new guest inherited a purged one's headset).
             deleted += try await drain("accounts", until: until, into: &backlog, delete: """
-                DELETE FROM accounts WHERE ctid IN (
-                    SELECT a.ctid FROM accounts a
-                    WHERE a.tenant_id = \(id) AND a.password_hash IS NULL AND a.created_at < \(idleSince)
-                      AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.tenant_id = a.tenant_id AND s.accid = a.accid
-                                      AND least(coalesce(s.revoked_at, s.expires_at), s.expires_at) >= \(idleSince))
-                      AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.tenant_id = a.tenant_id AND r.owner = a.accid AND r.state = 'open')
-                    LIMIT \(batch) FOR UPDATE OF a SKIP LOCKED)
-                RETURNING 1
+                WITH gone AS (
+                    DELETE FROM accounts WHERE ctid IN (
+                        SELECT a.ctid FROM accounts a
+                        WHERE a.tenant_id = \(id) AND a.password_hash IS NULL AND a.created_at < \(idleSince)
+                          AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.tenant_id = a.tenant_id AND s.accid = a.accid
+                                          AND least(coalesce(s.revoked_at, s.expires_at), s.expires_at) >= \(idleSince))
+                          AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.tenant_id = a.tenant_id AND r.owner = a.accid AND r.state = 'open')
+                          \(unescaped: keptClause)
+                        LIMIT \(batch) FOR UPDATE OF a SKIP LOCKED)
+                    RETURNING tenant_id, accid
+                ), retired AS (
+                    INSERT INTO retired_accounts (tenant_id, accid, retired_at) SELECT tenant_id, accid, \(now) FROM gone
+                    ON CONFLICT DO NOTHING
+                )\(unescaped: dependentCTEs)
+                SELECT 1 FROM gone
                 """, count: """
                 SELECT count(*)::int FROM (SELECT 1 FROM accounts a
                     WHERE a.tenant_id = \(id) AND a.password_hash IS NULL AND a.created_at < \(idleSince)
                       AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.tenant_id = a.tenant_id AND s.accid = a.accid
                                       AND least(coalesce(s.revoked_at, s.expires_at), s.expires_at) >= \(idleSince))
                       AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.tenant_id = a.tenant_id AND r.owner = a.accid AND r.state = 'open')
+                      \(unescaped: keptClause)
                     LIMIT 1000000) due
                 """)
         }

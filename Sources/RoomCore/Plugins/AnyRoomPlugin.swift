@@ -10,6 +10,7 @@ public struct AnyRoomPlugin: Sendable {
     public let defaultPolicy: RoomPolicy
     public let chatroom: ChatroomPolicy
     public let eventTypes: [String]
+    public let accountReferences: [AccountReference]
     /// Path and methods of each client route, for mounting them once.
     public let routeSignatures: [(path: String, methods: [ClientMethod])]
 
@@ -21,6 +22,7 @@ public struct AnyRoomPlugin: Sendable {
         defaultPolicy = plugin.defaultPolicy
         chatroom = plugin.chatroom
         eventTypes = plugin.eventTypes
+        accountReferences = plugin.accountReferences
         routeSignatures = plugin.routes().map { ($0.path, $0.methods) }
         binder = { reader in BoundPlugin(plugin, settings: plugin.readSettings(reader)) }
     }

@@ -20,6 +20,9 @@ public protocol RoomPlugin: Sendable {
     /// The webhook event types this plugin emits (`OutboxMessage.event`),
     /// named `<id>.<thing>.<what happened>`: tenants subscribe to them by name.
     var eventTypes: [String] { get }
+    /// Rows of the plugin's tables that keep an account in use: the
+    /// retention purge never removes a guest they name.
+    var accountReferences: [AccountReference] { get }
 
     /// Reads this plugin's own settings from its table in a tenant file, once,
     /// when tenants load; problems are reported on the reader, never thrown.
@@ -62,6 +65,8 @@ extension RoomPlugin {
     public var chatroom: ChatroomPolicy { .none }
 
     public var eventTypes: [String] { [] }
+
+    public var accountReferences: [AccountReference] { [] }
 
     public func clientError(for error: RoomError) -> ClientError? { nil }
 

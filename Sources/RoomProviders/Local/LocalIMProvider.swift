@@ -13,6 +13,12 @@ public struct LocalIMProvider: IMProvider {
     public let limits: LocalIMLimits
     /// A connection not seen for this long no longer counts as present.
     public static let presenceWindow: TimeInterval = 90
+
+    /// What goes with an account the retention purge removes: its IM
+    /// account (token) and the notifications stored for it.
+    public static let accountDependents = [
+        AccountReference(table: "im_accounts", column: "accid"), AccountReference(table: "im_notifications", column: "to_accid"),
+    ]
     /// Shared by every copy of this provider (one per tenant load).
     private let presenceCounts = PresenceCounts()
 

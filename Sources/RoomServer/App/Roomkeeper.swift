@@ -70,7 +70,8 @@ public struct Roomkeeper: Sendable {
     /// Purges what tenants' retention no longer keeps, once a minute.
     public var retention: RetentionPurger {
         let tenants = services.tenants
-        return RetentionPurger(database: services.database, clock: services.clock, tenants: { tenants.current.sorted }, logger: logger)
+        return RetentionPurger(database: services.database, clock: services.clock, tenants: { tenants.current.sorted },
+                               keepers: registry.plugins.flatMap(\.accountReferences), dependents: LocalIMProvider.accountDependents, logger: logger)
     }
 
     public func dispatcher(deliverer: (any OutboxDeliverer)? = nil) -> OutboxDispatcher {
