@@ -36,6 +36,10 @@ EFFECTS = {"/chatroom/toggleCloseStat.action", "/chatroom/muteRoom.action", "/ch
            "/chatroom/queueDrop.action", "/chatroom/sendMsg.action", "/msg/sendAttachMsg.action"}
 
 
+class QueuedHTTPServer(ThreadingHTTPServer):
+    request_queue_size = 128
+
+
 class FakeNetEase:
     def __init__(self, port, app_key, app_secret, prefix="/nimserver"):
         self.app_key, self.app_secret, self.prefix = app_key, app_secret, prefix
@@ -61,7 +65,12 @@ class FakeNetEase:
             def do_GET(self):
                 self.send_error(405)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        # A listen backlog of 128, not socketserver's 5: three instances'
+        # outbox dispatchers reach it at once when it comes up, and a SYN
+        # dropped from a full queue is retried only after 1 s, the chaos-im
+        # tenant's whole IM timeout (a probable cause of the vendor row's
+        # set-up once answering "the IM service did not answer", #27).
+        self.server = QueuedHTTPServer(("127.0.0.1", port), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{port}{prefix}"
 

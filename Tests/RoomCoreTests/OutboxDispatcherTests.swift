@@ -146,6 +146,28 @@ import Testing
         #expect(flaky.delivered.count == 3)
     }
 
+    /// #27: a destination that fails and answers again wakes a bounded probe
+    /// of its backlog (10), then twice as many once those succeeded: a
+    /// flapping one no longer burns every entry's retry budget on each
+    /// success, and a real recovery still drains in a few rounds.
+    @Test func aRecoveryWakesAProbeThenDoublesNotTheWholeBacklog() async throws {
+        let fixture = try await EngineFixture()
+        for n in 0..<30 {
+            let room = try await fixture.room(owner: "owner\(n)")
+            _ = try await fixture.engine.dissolve(room.id, by: .account("owner\(n)"), in: fixture.tenant, pluginID: nil)
+        }
+        let flaky = FlakyDeliverer(failures: 30, next: providers(fixture))
+        let dispatcher = fixture.dispatcher(flaky)
+        #expect(try await dispatcher.dispatchOnce() == 30, "all fail and back off")
+        let late = try await fixture.room(owner: "late")
+        _ = try await fixture.engine.dissolve(late.id, by: .account("late"), in: fixture.tenant, pluginID: nil)
+        #expect(try await dispatcher.dispatchOnce() == 1, "a new entry succeeds: the provider answers again")
+        #expect(try await dispatcher.dispatchOnce() == 10, "a probe of 10 wakes, not the backlog of 30")
+        #expect(try await dispatcher.dispatchOnce() == 20, "the probe succeeded: twice as many, the rest")
+        #expect(try await dispatcher.dispatchOnce() == 0)
+        #expect(flaky.delivered.count == 31)
+    }
+
     /// #17: dispatchers on several instances share one outbox; each entry is
     /// delivered by exactly one of them (the claim's row lock and lease decide).
     @Test func dispatchersOnTwoInstancesDeliverEachEntryOnce() async throws {

@@ -161,7 +161,7 @@ public struct OutboxDispatcher: Service {
             }
             try await store.markDelivered(entry, attempt: attempt(since: started, statusCode: statusCode, error: nil))
             outcome = "delivered"
-            if failing.recovered(entry.tenantID, entry.kind, destination) { await wakeBacklog(entry, lane: destination) }
+            if let wake = failing.succeeded(entry.tenantID, entry.kind, destination) { await wakeBacklog(entry, lane: destination, limit: wake) }
         } catch {
             let permanent = error is PermanentDeliveryError
             statusCode = (error as? ReceiverRefused)?.statusCode
@@ -197,11 +197,13 @@ public struct OutboxDispatcher: Service {
         return OutboxStore.Attempt(at: clock.now(), statusCode: statusCode, latencyMS: Int(milliseconds), error: error.map { String($0.prefix(2000)) })
     }
 
-    /// The provider answered again after failing here: the entries that wait
-    /// out a backoff become due now, so the backlog goes out at once.
-    private func wakeBacklog(_ entry: OutboxEntry, lane: String) async {
+    /// The destination answered again after failing here: up to `limit` of
+    /// the entries that wait out a backoff become due now (a half-open probe;
+    /// see `FailingProviders`); when fewer were waiting, it is healthy again.
+    private func wakeBacklog(_ entry: OutboxEntry, lane: String, limit: Int) async {
         do {
-            let woken = try await store.wakeBackedOff(entry.tenantID, kind: entry.kind, lane: lane, now: clock.now())
+            let woken = try await store.wakeBackedOff(entry.tenantID, kind: entry.kind, lane: lane, now: clock.now(), limit: limit)
+            if woken < limit { failing.drained(entry.tenantID, entry.kind, lane) }
             if woken > 0 {
                 logger.info("outbox provider recovered; backlog due now", metadata: [
                     "tenant": "\(entry.tenantID)", "kind": "\(entry.kind)", "entries": "\(woken)",
@@ -230,19 +232,63 @@ extension Timer {
     }
 }
 
-/// The (tenant, kind) pairs whose deliveries failed on this dispatcher since
-/// their last success. Per instance: another instance that saw no failure
-/// does not wake, and the one that did wakes on its next success.
+/// Destinations (tenant, kind, lane) whose deliveries failed on this
+/// dispatcher, and how far their recovery has got. Per instance: another
+/// instance that saw no failure does not wake, and the one that did wakes on
+/// its next success.
+///
+/// A half-open probe (#27): the first success after failures wakes 10 of the
+/// entries backing off; when as many more have succeeded, twice as many are
+/// woken, and so on until the backlog is out. A failure starts over. Why: a
+/// receiver or vendor that answers one call in five had its whole backlog
+/// woken by each success, which burned every entry's attempts (the budget
+/// of at least 24 h of retries) in minutes and hammered it; now each
+/// success after a failure costs at most 10 early attempts, and a real
+/// recovery still drains its backlog in a few doubling rounds.
 final class FailingProviders: Sendable {
-    private let pairs = Mutex<Set<String>>([])
+    static let firstProbe = 10
 
-    func failed(_ tenantID: TenantID, _ kind: String, _ lane: String = "") {
-        _ = pairs.withLock { $0.insert([tenantID, kind, lane].joined(separator: "\u{0}")) }
+    private enum Recovery {
+        case failing
+        case probing(woken: Int, succeeded: Int)
     }
 
-    /// True once after failures, when a delivery of that destination succeeds.
-    func recovered(_ tenantID: TenantID, _ kind: String, _ lane: String = "") -> Bool {
-        pairs.withLock { $0.remove([tenantID, kind, lane].joined(separator: "\u{0}")) != nil }
+    private let states = Mutex<[String: Recovery]>([:])
+
+    private static func key(_ tenantID: TenantID, _ kind: String, _ lane: String) -> String {
+        [tenantID, kind, lane].joined(separator: "\u{0}")
+    }
+
+    func failed(_ tenantID: TenantID, _ kind: String, _ lane: String = "") {
+        states.withLock { $0[Self.key(tenantID, kind, lane)] = .failing }
+    }
+
+    /// How many backed-off entries to wake after this success, or nil.
+    func succeeded(_ tenantID: TenantID, _ kind: String, _ lane: String = "") -> Int? {
+        states.withLock { states -> Int? in
+            let key = Self.key(tenantID, kind, lane)
+            switch states[key] {
+            case nil:
+                return nil
+            case .failing?:
+                states[key] = .probing(woken: Self.firstProbe, succeeded: 0)
+                return Self.firstProbe
+            case .probing(let woken, let succeeded)?:
+                guard succeeded + 1 >= woken else {
+                    states[key] = .probing(woken: woken, succeeded: succeeded + 1)
+                    return nil
+                }
+                states[key] = .probing(woken: woken * 2, succeeded: 0)
+                return woken * 2
+            }
+        }
+    }
+
+    /// Fewer were waiting than were woken: the destination is healthy.
+    func drained(_ tenantID: TenantID, _ kind: String, _ lane: String = "") {
+        states.withLock { states in
+            if case .probing? = states[Self.key(tenantID, kind, lane)] { states[Self.key(tenantID, kind, lane)] = nil }
+        }
     }
 }
 

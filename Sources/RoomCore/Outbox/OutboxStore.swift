@@ -159,11 +159,14 @@ public struct OutboxStore: Sendable {
     /// recovered vendor gets its backlog at once, not after each entry's
     /// backoff (up to `maxBackoff`) runs out.
     @discardableResult
-    public func wakeBackedOff(_ tenantID: TenantID, kind: String, lane: String = "", now: Date) async throws -> Int {
+    public func wakeBackedOff(_ tenantID: TenantID, kind: String, lane: String = "", now: Date, limit: Int = 1_000_000) async throws -> Int {
         let rows = try await database.query("""
             UPDATE outbox SET next_attempt_at = \(now)
-            WHERE tenant_id = \(tenantID) AND kind = \(kind) AND lane = \(lane) AND status = 'pending'
-              AND next_attempt_at > \(now) AND (claimed_until IS NULL OR claimed_until <= \(now))
+            WHERE ctid IN (
+                SELECT ctid FROM outbox
+                WHERE tenant_id = \(tenantID) AND kind = \(kind) AND lane = \(lane) AND status = 'pending'
+                  AND next_attempt_at > \(now) AND (claimed_until IS NULL OR claimed_until <= \(now))
+                ORDER BY next_attempt_at, outbox_id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
             RETURNING outbox_id
             """)
         return rows.count
