@@ -118,6 +118,17 @@ import Testing
                     #expect(replayed.id == firstTry.id && replayed.body == firstTry.body, "the same event, the same id and bytes")
                     #expect(replayed.json["data"]?["roomId"]?.int64 == room)
 
+                    // #27: the attempts of a replayed entry go on counting (two
+                    // attempts "1" after a retry read as a lost one).
+                    let entry = try #require(dead.json["data"]?["outboxId"]?.int64)
+                    var numbers: [Int64] = []
+                    for _ in 0..<40 where numbers.count < 3 {
+                        let listed = try await http.get("/admin/v1/tenants/\(tenant)/outbox/\(entry)/attempts", key: fixture.key(0)).json
+                        numbers = (listed["items"]?.arrayValue ?? []).compactMap { $0["attempt"]?.int64 }
+                        if numbers.count < 3 { try await Task.sleep(for: .milliseconds(50)) }
+                    }
+                    #expect(numbers == [3, 2, 1], "newest first, numbered through the replay: \(numbers)")
+
                     let bad = try await http.post("/admin/v1/tenants/\(tenant)/outbox/replay", key: fixture.key(0), json: #"{"since":"yesterday"}"#)
                     #expect(bad.status == .badRequest && bad.json["detail"]?.string?.contains("since") == true)
                 }

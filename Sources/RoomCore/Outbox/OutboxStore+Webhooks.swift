@@ -15,8 +15,11 @@ extension OutboxStore {
     /// Newest first.
     public func attempts(_ tenantID: TenantID, _ id: Int64, limit: Int) async throws -> [AttemptRow] {
         let rows = try await database.query("""
-            SELECT attempt, at, outcome, status_code, latency_ms, error FROM outbox_attempts
-            WHERE tenant_id = \(tenantID) AND outbox_id = \(id)
+            SELECT n::int, at, outcome, status_code, latency_ms, error FROM (
+                -- Numbered through the entry's whole history: a retry or a
+                -- replay starts a fresh budget (attempts = 0), not a new count.
+                SELECT row_number() OVER (ORDER BY attempt_id) AS n, attempt_id, at, outcome, status_code, latency_ms, error
+                FROM outbox_attempts WHERE tenant_id = \(tenantID) AND outbox_id = \(id)) numbered
             ORDER BY attempt_id DESC LIMIT \(limit)
             """)
         return try rows.decode((Int, Date, String, Int?, Int, String?).self).map {

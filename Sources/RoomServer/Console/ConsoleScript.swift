@@ -205,8 +205,9 @@ enum ConsoleScript {
     event.stopPropagation();
     try {
       const entry = await api('POST', tenantPath() + '/outbox/' + id + '/retry');
-      say('Entry ' + entry.id + ' is ' + entry.status + ' again, due now.');
+      say('Entry ' + entry.id + ' will be tried again now, with a fresh set of attempts.');
       await renderers.outbox();
+      if (!byId('attempts-panel').hidden) await showAttempts(id);
     } catch (error) {
       say(error.message, true);
     }
