@@ -116,6 +116,29 @@ def main():
         shot("04-room", "the room: facts, members and its event timeline; the title is the literal name")
         check(no_alert() and not driver.find_elements(By.CSS_SELECTOR, "#room-view img"), "the room view made nothing of the name")
 
+        # #27: lists page by cursor past the newest 100, and a room is found
+        # by its id (opened) or its owner (listed).
+        sql("""INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at)
+               SELECT 'demo', nextval('room_ids'), 'sealmic', 'page ' || n, 'console-pager', 'open', 10, now() - interval '1 hour', now() + interval '1 hour'
+               FROM generate_series(1, 120) n""")
+        driver.find_element(By.ID, "back-to-rooms").click()
+        visible("rooms-view")
+        wait.until(lambda d: not d.find_element(By.ID, "rooms-older").get_attribute("hidden"))
+        check(len(driver.find_elements(By.CSS_SELECTOR, "#rooms tr[data-room]")) == 100, "the newest 100 rooms first")
+        click("#rooms-older")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#rooms tr[data-room]")) > 100)
+        shot("04b-rooms-older", "older rooms appended after the newest 100")
+        find = driver.find_element(By.ID, "room-find")
+        find.send_keys("console-pager\n")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#rooms tr[data-room]")
+                   and all(t.text == "console-pager" for t in d.find_elements(By.CSS_SELECTOR, "#rooms tr[data-room] td:nth-child(4)")))
+        find.clear()
+        find.send_keys(room + "\n")
+        visible("room-view")
+        wait.until(lambda d: d.find_element(By.ID, "room-title").text == XSS)
+        shot("04c-room-found", "the room found by its id")
+        sql("DELETE FROM rooms WHERE tenant_id = 'demo' AND owner = 'console-pager'")
+
         driver.find_element(By.CSS_SELECTOR, "nav button[data-view='sessions']").click()
         visible("sessions-view")
         driver.find_element(By.ID, "revoke-accid").send_keys(owner["userId"])

@@ -111,6 +111,7 @@ enum AdminContract {
           {"$ref": "#/components/parameters/tenant"},
           {"name": "state", "in": "query", "schema": {"type": "string", "enum": ["open", "closed"]}},
           {"name": "plugin", "in": "query", "schema": {"type": "string", "maxLength": 64}},
+          {"name": "owner", "in": "query", "description": "only this account's rooms", "schema": {"type": "string", "minLength": 1, "maxLength": 128}},
           {"$ref": "#/components/parameters/limit"},
           {"$ref": "#/components/parameters/cursor"}
         ]

@@ -25,13 +25,15 @@ extension AdminAPI {
             if let state, !["open", "closed"].contains(state) { throw Problem.invalid("state", "must be open or closed") }
             let plugin = query.get("plugin")
             if let plugin, plugin.count > 64 { throw Problem.invalid("plugin", "must be at most 64 characters") }
+            let owner = query.get("owner")
+            if let owner, !(1...128).contains(owner.utf8.count) { throw Problem.invalid("owner", "must be 1-128 bytes") }
             let limit = try Self.limit(query.get("limit"))
             var before: Int64?
             if let cursor = query.get("cursor") {
                 guard let value = Int64(cursor) else { throw Problem.invalid("cursor", "must be a cursor from nextCursor") }
                 before = value
             }
-            let page = try await rooms.rooms(tenant.id, .init(state: state, pluginID: plugin, before: before, limit: limit + 1))
+            let page = try await rooms.rooms(tenant.id, .init(state: state, pluginID: plugin, owner: owner, before: before, limit: limit + 1))
             let items = Array(page.prefix(limit))
             return Page(items: items.map(RoomDTO.init), nextCursor: page.count > limit ? items.last.map { String($0.id) } : nil)
         }

@@ -49,12 +49,14 @@ enum ConsolePage {
     <div class="filters">
       <label>Plugin <select id="room-plugin"><option value="">every plugin</option></select></label>
       <label>State <select id="room-state"><option value="open">open</option><option value="closed">closed</option><option value="">any</option></select></label>
+      <label>Find <input id="room-find" type="search" placeholder="room id or owner" maxlength="128"></label>
       <span id="rooms-updated" class="muted"></span>
     </div>
     <table>
       <thead><tr><th>Room</th><th>Plugin</th><th>Name</th><th>Owner</th><th>State</th><th>Created</th><th>Expires</th></tr></thead>
       <tbody id="rooms"></tbody>
     </table>
+    <p><button type="button" id="rooms-older" hidden>Older rooms</button></p>
   </section>
 
   <section id="room-view" class="view" hidden>
@@ -80,6 +82,7 @@ enum ConsolePage {
       <thead><tr><th>Entry</th><th>Kind</th><th>Room</th><th>Status</th><th>Attempts</th><th>Last error</th><th>Created</th><th></th></tr></thead>
       <tbody id="outbox"></tbody>
     </table>
+    <p><button type="button" id="outbox-older" hidden>Older entries</button></p>
     <div id="attempts-panel" hidden>
       <h3 id="attempts-title"></h3>
       <table>

@@ -6,7 +6,7 @@ enum ConsoleScript {
 (() => {
   // The key lives in this tab's sessionStorage: gone when the tab closes.
   const KEY = 'roomkeeper.adminKey';
-  const state = { tenants: [], tenant: null, view: null, room: null, timer: null };
+  const state = { tenants: [], tenant: null, view: null, room: null, timer: null, rooms: { items: [], next: null }, outbox: { items: [], next: null } };
   const byId = (id) => document.getElementById(id);
 
   /** An element with text children only: strings become text nodes. */
@@ -79,7 +79,7 @@ enum ConsoleScript {
     stopPolling();
     byId('nav').hidden = true;
     // The next person starts from the defaults, not from this one's filters and panels.
-    for (const [id, value] of [['room-plugin', ''], ['room-state', 'open'], ['outbox-status', ''], ['outbox-kind', '']]) byId(id).value = value;
+    for (const [id, value] of [['room-plugin', ''], ['room-state', 'open'], ['room-find', ''], ['outbox-status', ''], ['outbox-kind', '']]) byId(id).value = value;
     byId('attempts-panel').hidden = true;
     for (const id of ['webhooks-result', 'revoke-result']) byId(id).textContent = '';
     show('signin');
@@ -138,13 +138,9 @@ enum ConsoleScript {
       const chosen = pluginSelect.value;
       pluginSelect.replaceChildren(el('option', { value: '' }, 'every plugin'), ...(tenant ? tenant.plugins : []).map((p) => el('option', { value: p.id }, p.id)));
       pluginSelect.value = chosen;
-      const query = new URLSearchParams({ limit: '100' });
-      if (pluginSelect.value) query.set('plugin', pluginSelect.value);
-      if (byId('room-state').value) query.set('state', byId('room-state').value);
-      const page = await api('GET', tenantPath() + '/rooms?' + query);
-      fill(byId('rooms'), page.items.map((room) => el('tr', { class: 'link', 'data-room': room.id, onclick: () => openRoom(room.id) },
-        el('td', {}, room.id), el('td', {}, room.plugin), el('td', { class: 'room-name' }, room.name), el('td', {}, room.owner),
-        el('td', {}, room.state + (room.closeReason ? ' (' + room.closeReason + ')' : '')), el('td', {}, when(room.createdAt)), el('td', {}, when(room.expiresAt)))), 7);
+      const page = await api('GET', tenantPath() + '/rooms?' + roomQuery());
+      state.rooms = { items: page.items, next: page.nextCursor };
+      drawRooms();
       byId('rooms-updated').textContent = 'updated ' + new Date().toLocaleTimeString();
     },
 
@@ -161,14 +157,9 @@ enum ConsoleScript {
     },
 
     async outbox() {
-      const query = new URLSearchParams({ limit: '100' });
-      if (byId('outbox-status').value) query.set('status', byId('outbox-status').value);
-      if (byId('outbox-kind').value) query.set('kind', byId('outbox-kind').value);
-      const page = await api('GET', tenantPath() + '/outbox?' + query);
-      fill(byId('outbox'), page.items.map((entry) => el('tr', { class: 'link', 'data-entry': entry.id, onclick: () => showAttempts(entry.id) },
-        el('td', {}, entry.id), el('td', {}, entry.kind + ' ' + summary(entry)), el('td', {}, entry.roomId ?? ''),
-        el('td', { class: entry.status }, entry.status), el('td', {}, entry.attempts), el('td', {}, entry.lastError ?? ''), el('td', {}, when(entry.createdAt)),
-        el('td', {}, entry.status === 'delivered' ? '' : el('button', { type: 'button', class: 'retry', 'data-entry': entry.id, onclick: (event) => retry(event, entry.id) }, 'Retry')))), 8);
+      const page = await api('GET', tenantPath() + '/outbox?' + outboxQuery());
+      state.outbox = { items: page.items, next: page.nextCursor };
+      drawOutbox();
     },
 
     async webhooks() {
@@ -187,6 +178,63 @@ enum ConsoleScript {
       byId('chart-transitions').replaceChildren(Charts.lines(activity.buckets, ['created', 'joined', 'left', 'closed']));
     },
   };
+
+  // Lists: the newest 100, then older pages by cursor on request (the
+  // list then stops refreshing itself until a filter changes).
+
+  function roomQuery() {
+    const query = new URLSearchParams({ limit: '100' });
+    if (byId('room-plugin').value) query.set('plugin', byId('room-plugin').value);
+    if (byId('room-state').value) query.set('state', byId('room-state').value);
+    const find = byId('room-find').value.trim();
+    if (find && !/^[0-9]+$/.test(find)) query.set('owner', find);
+    return query;
+  }
+
+  function drawRooms() {
+    fill(byId('rooms'), state.rooms.items.map((room) => el('tr', { class: 'link', 'data-room': room.id, onclick: () => openRoom(room.id) },
+      el('td', {}, room.id), el('td', {}, room.plugin), el('td', { class: 'room-name' }, room.name), el('td', {}, room.owner),
+      el('td', {}, room.state + (room.closeReason ? ' (' + room.closeReason + ')' : '')), el('td', {}, when(room.createdAt)), el('td', {}, when(room.expiresAt)))), 7);
+    byId('rooms-older').hidden = !state.rooms.next;
+  }
+
+  function outboxQuery() {
+    const query = new URLSearchParams({ limit: '100' });
+    if (byId('outbox-status').value) query.set('status', byId('outbox-status').value);
+    if (byId('outbox-kind').value) query.set('kind', byId('outbox-kind').value);
+    return query;
+  }
+
+  function drawOutbox() {
+    fill(byId('outbox'), state.outbox.items.map((entry) => el('tr', { class: 'link', 'data-entry': entry.id, onclick: () => showAttempts(entry.id) },
+      el('td', {}, entry.id), el('td', {}, entry.kind + ' ' + summary(entry)), el('td', {}, entry.roomId ?? ''),
+      el('td', { class: entry.status }, entry.status), el('td', {}, entry.attempts), el('td', {}, entry.lastError ?? ''), el('td', {}, when(entry.createdAt)),
+      el('td', {}, entry.status === 'delivered' ? '' : el('button', { type: 'button', class: 'retry', 'data-entry': entry.id, onclick: (event) => retry(event, entry.id) }, 'Retry')))), 8);
+    byId('outbox-older').hidden = !state.outbox.next;
+  }
+
+  async function older(list, path, query, draw) {
+    stopPolling();
+    query.set('cursor', state[list].next);
+    const page = await api('GET', tenantPath() + path + '?' + query);
+    state[list] = { items: state[list].items.concat(page.items), next: page.nextCursor };
+    draw();
+  }
+
+  /** A room id opens that room; anything else lists that owner's rooms. */
+  async function findRoom() {
+    const find = byId('room-find').value.trim();
+    if (/^[0-9]+$/.test(find)) {
+      try {
+        await api('GET', tenantPath() + '/rooms/' + find);
+        openRoom(find);
+      } catch (error) {
+        say(error.message, true);
+      }
+      return;
+    }
+    await open('rooms');
+  }
 
   // Actions
 
@@ -311,8 +359,11 @@ enum ConsoleScript {
     byId('replay-form').addEventListener('submit', replay);
     byId('revoke-form').addEventListener('submit', revoke);
     byId('back-to-rooms').addEventListener('click', () => open('rooms'));
-    for (const id of ['room-plugin', 'room-state']) byId(id).addEventListener('change', () => renderers.rooms().catch((e) => say(e.message, true)));
-    for (const id of ['outbox-status', 'outbox-kind']) byId(id).addEventListener('change', () => renderers.outbox().catch((e) => say(e.message, true)));
+    for (const id of ['room-plugin', 'room-state']) byId(id).addEventListener('change', () => open('rooms'));
+    for (const id of ['outbox-status', 'outbox-kind']) byId(id).addEventListener('change', () => open('outbox'));
+    byId('room-find').addEventListener('change', () => findRoom().catch((e) => say(e.message, true)));
+    byId('rooms-older').addEventListener('click', () => older('rooms', '/rooms', roomQuery(), drawRooms).catch((e) => say(e.message, true)));
+    byId('outbox-older').addEventListener('click', () => older('outbox', '/outbox', outboxQuery(), drawOutbox).catch((e) => say(e.message, true)));
     byId('tenant-select').addEventListener('change', (event) => chooseTenant(event.target.value));
     for (const button of document.querySelectorAll('nav button[data-view]')) button.addEventListener('click', () => open(button.dataset.view));
     const since = new Date(Date.now() - 86400000);
