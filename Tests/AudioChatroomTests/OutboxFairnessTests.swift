@@ -9,18 +9,23 @@ import Testing
 /// tenant A, leaves tenant B's seat moves reaching B's WebSocket members
 /// within a second; and test events are rate-limited.
 @Suite(.serialized) struct OutboxFairnessTests {
+    /// An audio-chatroom tenant with one webhook endpoint at a local receiver.
+    static func tenantWithEndpoint(_ name: String, port: Int, events: String) -> String {
+        setenv("RK_FAIRNESS_WEBHOOK_SECRET", StandardWebhooks.Secret.generate(), 1)
+        return """
+            [plugins.audio-chatroom]
+            [webhooks.\(name)]
+            url = "http://127.0.0.1:\(port)/hook"
+            secretEnv = "RK_FAIRNESS_WEBHOOK_SECRET"
+            events = \(events)
+            """
+    }
+
     @Test func aSlowReceiverWithABacklogInOneTenantDoesNotDelayAnotherTenantsSeatMoves() async throws {
         let receiver = WebhookReceiver()
         receiver.delay = .seconds(14)
         try await receiver.run { port in
-            setenv("RK_FAIRNESS_WEBHOOK_SECRET", StandardWebhooks.Secret.generate(), 1)
-            let slow = """
-                [plugins.audio-chatroom]
-                [webhooks.slow]
-                url = "http://127.0.0.1:\(port)/hook"
-                secretEnv = "RK_FAIRNESS_WEBHOOK_SECRET"
-                events = ["webhook.test"]
-                """
+            let slow = Self.tenantWithEndpoint("slow", port: port, events: #"["webhook.test"]"#)
             let fixture = try await ServerFixture(pluginTables: [slow, "[plugins.audio-chatroom]\n"], registry: AudioChatroomFixture.registry,
                                                   clock: SystemClock())
             let (a, b) = (fixture.id(0), fixture.id(1))
@@ -62,13 +67,7 @@ import Testing
     @Test func testEventsAreRateLimited() async throws {
         let receiver = WebhookReceiver()
         try await receiver.run { port in
-            setenv("RK_FAIRNESS_WEBHOOK_SECRET", StandardWebhooks.Secret.generate(), 1)
-            let table = """
-                [plugins.audio-chatroom]
-                [webhooks.backend]
-                url = "http://127.0.0.1:\(port)/hook"
-                secretEnv = "RK_FAIRNESS_WEBHOOK_SECRET"
-                """
+            let table = Self.tenantWithEndpoint("backend", port: port, events: #"["*"]"#)
             let fixture = try await ServerFixture(pluginTables: [table], registry: AudioChatroomFixture.registry, clock: SystemClock())
             try await fixture.live { http in
                 // 21 in a row: at most 10 a minute, so at least one is refused
