@@ -53,6 +53,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                // The local IM's client-chosen tokens are stored as bcrypt (#27).
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 // Resolving a webhook's host on NIO's thread pool, to check its addresses.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -63,10 +63,19 @@ enum AccountRoutes {
                 return Checked(accid: accid, nickname: account.nickname, userType: role.userType, sid: nil, availableAt: nil)
             }
             let password = try md5Password(call.parameters)
-            // bcrypt is CPU work: off the event loops, where it would stall every tenant.
-            guard let hash, try await CPUWork.run({ Bcrypt.verify(password, hash: hash) }) else {
+            // bcrypt is CPU work: off the event loops, where it would stall every
+            // tenant. Failures are limited per account and address (#27).
+            let matches = try await call.checkLogin(accid, pluginID: pluginID) {
+                guard let hash else { return false }
+                return try await CPUWork.run { Bcrypt.verify(password, hash: hash) }
+            }
+            guard matches else {
                 throw ClientError(code: LessonCodes.wrongPassword, message: "wrong password for \(accid)")
             }
+            // The app logs in to IM with the same MD5 on every start: the right
+            // password renews the IM token (students lost IM 7 days after
+            // registering, and for good after a revoke, when only /user/reg issued it).
+            _ = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: account.nickname, token: password))
             let session = try await accounts.openSession(call.tenant.id, accid: accid, pluginID: pluginID, ttlSeconds: call.settings.sessionTTLSeconds)
             return Checked(accid: accid, nickname: account.nickname, userType: role.userType, sid: session.sid,
                            availableAt: session.expiresAt.epochMilliseconds)

@@ -9,15 +9,19 @@ import Testing
 /// Class over reaches the student through the IM provider, from the server,
 /// on close, on expiry and on lapse, once each.
 @Suite struct ClassOverTests {
-    func connect(_ booking: Booking, _ fixture: LessonFixture, port: Int) -> IMTestClient {
-        IMTestClient(port: port, tenant: fixture.server.id(0), accid: booking.student, token: md5("pw"))
+    /// The student's socket, logged in (its token is a bcrypt to check, so
+    /// the login takes a while: a notification sent meanwhile is not for it).
+    func connect(_ booking: Booking, _ fixture: LessonFixture, port: Int) async throws -> IMTestClient {
+        let client = IMTestClient(port: port, tenant: fixture.server.id(0), accid: booking.student, token: md5("pw"))
+        _ = try await client.next("ready")
+        return client
     }
 
     @Test func onCloseTheStudentHearsClassOverOnce() async throws {
         let fixture = try await LessonFixture()
         try await fixture.server.live { http in
             let booking = try await Booking.make(http, fixture)
-            let student = connect(booking, fixture, port: try #require(http.client.port))
+            let student = try await connect(booking, fixture, port: try #require(http.client.port))
             _ = try await booking.enter(http, fixture, as: booking.teacher)
             // The teacher's whiteboard is relayed to the student.
             _ = try await http.form("\(fixture.base())/room/whiteboard/append", "sid=\(booking.teacher)&roomId=\(booking.roomID)&seq=1&data=6:")
@@ -38,7 +42,7 @@ import Testing
         let fixture = try await LessonFixture(clock: clock)
         try await fixture.server.live { http in
             let opened = try await Booking.make(http, fixture)
-            let student = connect(opened, fixture, port: try #require(http.client.port))
+            let student = try await connect(opened, fixture, port: try #require(http.client.port))
             _ = try await opened.enter(http, fixture, as: opened.teacher)
             clock.advance(by: 24 * 3_600 + 1)
             _ = try await fixture.server.server().sweeper.sweepOnce()
@@ -49,7 +53,7 @@ import Testing
 
             // A booking the teacher never opens lapses after 30 minutes.
             let unopened = try await Booking.make(http, fixture)
-            let waiting = connect(unopened, fixture, port: try #require(http.client.port))
+            let waiting = try await connect(unopened, fixture, port: try #require(http.client.port))
             clock.advance(by: 30 * 60 + 1)
             _ = try await fixture.server.server().sweeper.sweepOnce()
             #expect(try await waiting.next("notification")["attach"]?.string == #"{"command":1,"data":{"roomId":"\#(unopened.roomID)"}}"#)

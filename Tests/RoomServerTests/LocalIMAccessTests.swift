@@ -166,12 +166,12 @@ import Testing
         let clock = ManualClock()
         let setup = try await Setup(clock: clock)
         let (accid, token) = try await setup.account()
-        #expect(try await setup.local.verify(accid: accid, token: token))
+        #expect(try await setup.local.verify(accid: accid, token: token, address: "127.0.0.1"))
         clock.advance(by: Double(setup.local.limits.tokenTTLSeconds) - 60)
-        #expect(try await setup.local.verify(accid: accid, token: token), "good until its expiry")
+        #expect(try await setup.local.verify(accid: accid, token: token, address: "127.0.0.1"), "good until its expiry")
         clock.advance(by: 120)
-        #expect(try await setup.local.verify(accid: accid, token: token) == false, "expired")
+        #expect(try await setup.local.verify(accid: accid, token: token, address: "127.0.0.1") == false, "expired")
         let renewed = try await setup.local.refreshToken(accid: accid).token
-        #expect(try await setup.local.verify(accid: accid, token: renewed))
+        #expect(try await setup.local.verify(accid: accid, token: renewed, address: "127.0.0.1"))
     }
 }

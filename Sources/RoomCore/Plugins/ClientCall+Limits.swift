@@ -17,8 +17,8 @@ extension ClientCall {
 
         var noun: String {
             switch self {
-            case .newAccount: "new accounts"
-            case .newRoom: "new rooms"
+            case .newAccount: "new accounts from this address"
+            case .newRoom: "new rooms from this address"
             }
         }
     }
@@ -34,6 +34,13 @@ extension ClientCall {
         let admitted = try await RateCounter(database: services.database)
             .admit(tenant.id, action: action.key, subject: clientAddress, limit: limit, now: services.clock.now())
         guard admitted else { throw RoomError.rateLimited(action: action.noun, limit: limit) }
+    }
+
+    /// `check` (a password's) for `accid`, within the failed-login limits
+    /// of the account and this client's address (`FailedLogins`).
+    public func checkLogin(_ accid: AccountID, pluginID: String, check: () async throws -> Bool) async throws -> Bool {
+        try await FailedLogins(database: services.database, door: "password:\(pluginID)")
+            .attempt(tenant.id, accid: accid, address: clientAddress, now: services.clock.now(), check: check)
     }
 
     /// A room created for this client, within its address's limit.

@@ -35,7 +35,7 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRooms(let limit): "the tenant already has \(limit) open rooms"
         case .tooManyRoomsForOwner(let limit): "the owner already has \(limit) open rooms"
         case .invalid(let field, let reason), .invalidOptions(let field, let reason): "\(field): \(reason)"
-        case .rateLimited(let action, let limit): "too many \(action) from this address (at most \(limit)); try again later"
+        case .rateLimited(let action, let limit): "too many \(action) (at most \(limit)); try again later"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HummingbirdBcrypt
 import PostgresNIO
 import RoomCore
 
@@ -31,18 +32,27 @@ public struct LocalIMProvider: IMProvider {
 
     /// Registers the account or, when it exists, issues a new token. Every
     /// token expires `limits.tokenTTLSeconds` after it was issued; issuing one
-    /// lifts an earlier revocation (the app logged in again).
+    /// lifts an earlier revocation (the app logged in again). A token we draw
+    /// (16 random bytes) is stored as its SHA-256; one the client chose (the
+    /// music-lesson app logs in with its password's MD5, which a dictionary
+    /// guesses) as a salted bcrypt, so a database dump does not give it away.
     public func createAccount(_ account: IMAccount) async throws -> IMCredentials {
         let token = account.token ?? Secrets.randomToken(bytes: 16)
+        let stored = try await account.token == nil ? Secrets.sha256Hex(token) : Self.slowHash(token)
         let now = clock.now()
         try await database.query("""
             INSERT INTO im_accounts (tenant_id, accid, name, avatar, token_hash, created_at, updated_at, token_expires_at)
-            VALUES (\(tenantID), \(account.accid), \(account.name), \(account.avatar), \(Secrets.sha256Hex(token)), \(now), \(now), \(tokenExpiry(now)))
+            VALUES (\(tenantID), \(account.accid), \(account.name), \(account.avatar), \(stored), \(now), \(now), \(tokenExpiry(now)))
             ON CONFLICT (tenant_id, accid) DO UPDATE
             SET name = EXCLUDED.name, avatar = EXCLUDED.avatar, token_hash = EXCLUDED.token_hash, updated_at = EXCLUDED.updated_at,
                 token_expires_at = EXCLUDED.token_expires_at, revoked_at = NULL
             """)
         return IMCredentials(accid: account.accid, token: token)
+    }
+
+    /// bcrypt at cost 10 (~60 ms of one core here), off the event loops.
+    static func slowHash(_ token: String) async throws -> String {
+        try await CPUWork.run { Bcrypt.hash(token, cost: 10) }
     }
 
     public func refreshToken(accid: AccountID) async throws -> IMCredentials {
@@ -75,15 +85,20 @@ public struct LocalIMProvider: IMProvider {
     }
 
     /// True when `token` is the account's current IM token, neither expired
-    /// nor revoked (WebSocket login).
-    public func verify(accid: AccountID, token: String) async throws -> Bool {
-        let rows = try await database.query("""
-            SELECT 1 FROM im_accounts
-            WHERE tenant_id = \(tenantID) AND accid = \(accid) AND token_hash = \(Secrets.sha256Hex(token))
-              AND revoked_at IS NULL AND token_expires_at > \(clock.now())
-            """)
-        for _ in rows { return true }
-        return false
+    /// nor revoked (WebSocket login). Failures count against the account and
+    /// `address` (`FailedLogins`); past their limit it throws the refusal
+    /// without checking.
+    public func verify(accid: AccountID, token: String, address: String) async throws -> Bool {
+        try await FailedLogins(database: database, door: "im").attempt(tenantID, accid: accid, address: address, now: clock.now()) {
+            let rows = try await database.query("""
+                SELECT token_hash FROM im_accounts
+                WHERE tenant_id = \(tenantID) AND accid = \(accid) AND token_hash <> ''
+                  AND revoked_at IS NULL AND token_expires_at > \(clock.now())
+                """)
+            guard let stored = try rows.decode(String.self).first else { return false }
+            if stored.hasPrefix("$2") { return try await CPUWork.run { Bcrypt.verify(token, hash: stored) } }
+            return Secrets.sha256Hex(token) == stored
+        }
     }
 
     private func tokenExpiry(_ now: Date) -> Date {

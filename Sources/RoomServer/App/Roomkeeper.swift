@@ -107,7 +107,7 @@ public struct Roomkeeper: Sendable {
     /// The WebSocket routes (the local IM), kept apart from the HTTP router.
     public func buildWebSocketRouter() -> Router<IMSocketContext> {
         let router = Router(context: IMSocketContext.self)
-        LocalIMSocket(tenants: services.tenants, hub: hub).register(on: router)
+        LocalIMSocket(tenants: services.tenants, hub: hub, trustedProxies: Set(options.trustedProxies)).register(on: router)
         return router
     }
 

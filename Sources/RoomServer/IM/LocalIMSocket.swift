@@ -16,10 +16,13 @@ import Synchronization
 /// `muted`, `closed`, `notification`, `pong`, and `error` (`code`, `message`)
 /// for a frame it could not accept; the connection stays usable after an error.
 /// The server closes with 4001 (no or bad login), 4003 (revoked, expired),
-/// 4008 (a client too slow to read its frames), 4029 (too many sockets).
+/// 4008 (a client too slow to read its frames), 4029 (too many sockets, or
+/// too many failed logins for the account or the address: `FailedLogins`).
 struct LocalIMSocket: Sendable {
     let tenants: TenantDirectory
     let hub: LocalIMHub
+    /// Proxies whose `X-Forwarded-For` names the client, as for client routes.
+    let trustedProxies: Set<String>
 
     /// Frames larger than this get an error frame; the socket's hard limit is larger.
     static let maxFrame = 8 * 1024
@@ -51,9 +54,11 @@ struct LocalIMSocket: Sendable {
                 return
             }
             var frames = inbound.makeAsyncIterator()
+            let address = ClientAddress.resolve(peer: context.requestContext.peerAddress,
+                                                forwardedFor: context.request.headers.first { $0.name.canonicalName == "x-forwarded-for" }?.value, trusted: trustedProxies)
             let credentials: LoginFrame?
             do {
-                credentials = try await Self.login(&frames, outbound: outbound, local: local)
+                credentials = try await Self.login(&frames, outbound: outbound, local: local, address: address)
             } catch {
                 Self.awaitingLogin.leave()
                 throw error
@@ -74,7 +79,7 @@ extension LocalIMSocket {
     /// Reads the login frame (at most 8 KiB, within `loginSeconds`) and checks
     /// it; nil when the socket was closed instead.
     static func login(_ frames: inout WebSocketInboundStream.AsyncIterator, outbound: WebSocketOutboundWriter,
-                      local: LocalIMProvider) async throws -> LoginFrame? {
+                      local: LocalIMProvider, address: String) async throws -> LoginFrame? {
         let deadline = Task {
             try await Task.sleep(for: .seconds(loginSeconds))
             try await outbound.close(unauthorized, reason: "no login frame within \(loginSeconds) s")
@@ -87,9 +92,17 @@ extension LocalIMSocket {
             try await outbound.close(unauthorized, reason: "the login frame must be at most \(maxFrame) bytes")
             return nil
         }
-        guard case .text(let text)? = login, let credentials = LoginFrame(text),
-              try await local.verify(accid: credentials.accid, token: credentials.token) else {
+        guard case .text(let text)? = login, let credentials = LoginFrame(text) else {
             try await outbound.close(unauthorized, reason: "the first frame must be a login with a valid accid and token")
+            return nil
+        }
+        do {
+            guard try await local.verify(accid: credentials.accid, token: credentials.token, address: address) else {
+                try await outbound.close(unauthorized, reason: "the first frame must be a login with a valid accid and token")
+                return nil
+            }
+        } catch let error as RoomError {
+            try await outbound.close(tooMany, reason: error.description)
             return nil
         }
         return credentials
