@@ -51,9 +51,14 @@ public struct AudioChatroomPlugin: RoomPlugin {
     public var eventTypes: [String] { [Self.seatChanged] }
 
     /// A room shows a picture: the one asked for, or one of the tenant's.
+    public var creationOptions: JSONValue {
+        ["type": "object", "additionalProperties": false,
+         "properties": ["thumbnail": TextRules.schema(1...1_024, description: "the room's picture (URL); one of the tenant's thumbnails when absent")]]
+    }
+
     public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
-        if let asked = spec.options["thumbnail"], !(1...1_024).contains(asked.string?.utf8.count ?? 0) {
-            throw RoomError.invalidOptions(field: "options.thumbnail", reason: "must be a picture's URL, 1-1024 bytes")
+        if let asked = spec.options["thumbnail"], !TextRules.fits(asked.string ?? "", 1...1_024) {
+            throw RoomError.invalidOptions(field: "options.thumbnail", reason: "must be a picture's URL, 1-1024 characters")
         }
         let thumbnail = spec.options["thumbnail"]?.string ?? settings.thumbnails.randomElement() ?? ""
         spec.attributes = JSONValue.object(["thumbnail": .string(thumbnail)]).jsonText

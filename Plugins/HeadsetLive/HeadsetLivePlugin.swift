@@ -45,6 +45,11 @@ public struct HeadsetLivePlugin: RoomPlugin {
 
     /// A live room is a bound device's (`options.deviceId`); its TTL is its
     /// deadline, and it idles towards an early expiry until a push starts.
+    public var creationOptions: JSONValue {
+        ["type": "object", "additionalProperties": false, "required": ["deviceId"],
+         "properties": ["deviceId": ["type": "string", "pattern": "^[A-Za-z0-9_-]{4,64}$", "description": "a headset bound to the room's owner"]]]
+    }
+
     public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
         guard let device = spec.options["deviceId"]?.string, DeviceRoutes.isDeviceID(device) else {
             throw RoomError.invalidOptions(field: "options.deviceId", reason: "is required: the bound headset's id, 4-64 letters, digits, - or _")
@@ -65,7 +70,7 @@ public struct HeadsetLivePlugin: RoomPlugin {
             SELECT owner FROM headset_devices WHERE tenant_id = \(room.tenantID) AND device_id = \(device)
             """, logger: hook.logger).collect()
         guard try owners.decode(String.self).first == room.owner else {
-            throw RoomError.invalidOptions(field: "options.deviceId", reason: "must be a headset bound to the room's owner")
+            throw RoomError.referenceNotFound(field: "options.deviceId", reason: "no headset \(device) bound to the room's owner")
         }
         let stream = "headset-\(room.id)-\(Secrets.randomToken(bytes: 6))"
         let inserted = try await hook.connection.run("""

@@ -52,6 +52,26 @@ public struct LiveQuizPlugin: RoomPlugin {
 
     /// A game needs its device, bonus and host password (`options.deviceId`,
     /// `options.bonus`, `options.password`); `options.questions` is optional.
+    /// The questions as the contract can state them: one schema per number
+    /// of options, so the right answer's index stays within its options.
+    public var creationOptions: JSONValue {
+        let question: (Int) -> JSONValue = { count in
+            ["type": "object", "additionalProperties": false, "required": ["question", "options", "rightAnswer"],
+             "properties": ["question": TextRules.schema(1...500),
+                            "options": ["type": "array", "minItems": .number(Double(count)), "maxItems": .number(Double(count)),
+                                        "items": TextRules.schema(1...200)],
+                            "rightAnswer": ["type": "integer", "minimum": 0, "maximum": .number(Double(count - 1))]]]
+        }
+        return ["type": "object", "additionalProperties": false, "required": ["deviceId", "bonus", "password"],
+                "properties": [
+                    "deviceId": TextRules.schema(1...128, description: "the host's device; one open game each"),
+                    "bonus": ["type": "number", "minimum": .number(0.01), "exclusiveMaximum": .number(1e10), "description": "the prize, paid in whole cents"],
+                    "password": TextRules.schema(8...128, description: "the host's password"),
+                    "questions": ["type": ["array", "null"], "minItems": 3, "maxItems": 50, "items": ["anyOf": .array((2...6).map(question))],
+                                  "description": "the game's questions; the built-in bank when absent or null"],
+                ]]
+    }
+
     public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
         let game = try GameOptions(spec.options)
         spec.options = game.normalized
@@ -96,14 +116,14 @@ struct GameOptions {
     let questionsJSON: String?
 
     init(_ options: JSONValue) throws {
-        guard let device = options["deviceId"]?.string, (1...128).contains(device.utf8.count) else {
-            throw RoomError.invalidOptions(field: "options.deviceId", reason: "is required: 1-128 bytes")
+        guard let device = options["deviceId"]?.string, TextRules.fits(device, 1...128) else {
+            throw RoomError.invalidOptions(field: "options.deviceId", reason: "is required: 1-128 characters")
         }
         guard let bonus = options["bonus"]?.double, Self.isPayable(bonus) else {
             throw RoomError.invalidOptions(field: "options.bonus", reason: "is required: " + Self.payableText)
         }
-        guard let password = options["password"]?.string, (8...128).contains(password.utf8.count) else {
-            throw RoomError.invalidOptions(field: "options.password", reason: "is required: the host's password, 8-128 bytes")
+        guard let password = options["password"]?.string, TextRules.fits(password, 8...128) else {
+            throw RoomError.invalidOptions(field: "options.password", reason: "is required: the host's password, 8-128 characters")
         }
         var json: String?
         switch options["questions"] {

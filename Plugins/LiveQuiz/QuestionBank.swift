@@ -22,11 +22,11 @@ enum QuestionBank {
         guard (3...50).contains(items.count) else { throw ParameterError(field: "questions", reason: "must hold 3 to 50 questions") }
         return try items.enumerated().map { index, item in
             let field = "questions[\(index)]"
-            guard let question = item["question"]?.string, (1...500).contains(question.count), !question.contains("\u{0}") else {
+            guard let question = item["question"]?.string, TextRules.fits(question, 1...500) else {
                 throw ParameterError(field: "\(field).question", reason: "must be 1-500 characters without NUL")
             }
             guard case .array(let options)? = item["options"], (2...6).contains(options.count),
-                  let texts = Optional(options.compactMap(\.string)), texts.count == options.count, texts.allSatisfy({ (1...200).contains($0.count) && !$0.contains("\u{0}") }) else {
+                  let texts = Optional(options.compactMap(\.string)), texts.count == options.count, texts.allSatisfy({ TextRules.fits($0, 1...200) }) else {
                 throw ParameterError(field: "\(field).options", reason: "must be 2-6 texts of 1-200 characters without NUL")
             }
             guard let right = item["rightAnswer"]?.int64, (0..<Int64(texts.count)).contains(right) else {

@@ -57,9 +57,19 @@ public struct MusicLessonPlugin: RoomPlugin {
     /// A lesson is its teacher (the owner) and one student (`options.student`),
     /// reserved for the two until `openDeadline`: the teacher opens it first,
     /// and a lesson nobody opens lapses.
+    public var creationOptions: JSONValue {
+        ["type": "object", "additionalProperties": false, "required": ["student"],
+         "properties": ["student": TextRules.schema(1...128, description: "the booking student's account; the owner is the teacher")]]
+    }
+
     public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
-        guard let student = spec.options["student"]?.string, (1...128).contains(student.utf8.count), student != spec.owner else {
-            throw RoomError.invalidOptions(field: "options.student", reason: "is required: the student's account, not the teacher's")
+        guard let student = spec.options["student"]?.string, TextRules.fits(student, 1...128) else {
+            throw RoomError.invalidOptions(field: "options.student", reason: "is required: the student's account, 1-128 characters")
+        }
+        // Well-formed, but no student of the lesson: the same account cannot
+        // be both (and is not found as a student other than its teacher).
+        guard student != spec.owner else {
+            throw RoomError.referenceNotFound(field: "options.student", reason: "no registered student \(student) other than the teacher")
         }
         spec.reservation = Reservation(accounts: [spec.owner, student], until: now.addingTimeInterval(TimeInterval(settings.openDeadlineSeconds)),
                                        onLapse: .close)
@@ -74,10 +84,10 @@ public struct MusicLessonPlugin: RoomPlugin {
             """, logger: hook.logger).collect()
         let roles = Dictionary(try known.decode((String, String).self), uniquingKeysWith: { first, _ in first })
         guard roles[student] == AccountRoutes.Role.student.rawValue else {
-            throw RoomError.invalidOptions(field: "options.student", reason: "must be a registered student of this tenant")
+            throw RoomError.referenceNotFound(field: "options.student", reason: "no registered student \(student) in this tenant")
         }
         guard roles[room.owner] == AccountRoutes.Role.teacher.rawValue else {
-            throw RoomError.invalidOptions(field: "owner", reason: "must be a teacher account of this tenant")
+            throw RoomError.referenceNotFound(field: "owner", reason: "no teacher account \(room.owner) in this tenant")
         }
         // Sealed by the booking route; an admin-made lesson has none.
         let sealedPassword = options["sealedTeacherPassword"]?.string

@@ -54,6 +54,11 @@ public struct SealMicPlugin: RoomPlugin {
 
     /// The host is the room's first member; `roomType` is the one creation
     /// option (0 unless asked).
+    public var creationOptions: JSONValue {
+        ["type": "object", "additionalProperties": false,
+         "properties": ["roomType": ["type": "integer", "minimum": 0, "maximum": 1_000, "description": "the app's room type (0 when absent)"]]]
+    }
+
     public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
         var roomType: Int64 = 0
         if let value = spec.options["roomType"] {

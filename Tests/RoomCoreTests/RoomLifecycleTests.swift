@@ -95,7 +95,7 @@ import Testing
         #expect(decide(.extend(seconds: 0, by: .admin), snapshot()) == .failure(bound))
         #expect(decide(.extend(seconds: 10_000_000_000_000, by: .admin), snapshot()) == .failure(bound), "a huge number never reaches date arithmetic")
         #expect(decide(.extend(seconds: 366 * 86_400, by: .admin), snapshot(expiresIn: 86_400)) ==
-                .failure(.invalid(field: "ttlSeconds", reason: "would keep the room beyond 366 days from now")))
+                .failure(.conflicts(field: "ttlSeconds", reason: "would keep the room beyond 366 days from now")), "the room's expiry refuses it: 409")
         #expect(decide(.extend(seconds: 60, by: .account("x")), snapshot()) == .failure(.notOwner))
         #expect(decide(.extend(seconds: 60, by: .admin), snapshot(expiresIn: -1)) == .failure(.closed))
     }

@@ -68,6 +68,36 @@ import Testing
         }
     }
 
+    /// #27, item 5: what the contract calls valid the server takes, and
+    /// what the server refuses is refused with the status the contract
+    /// gives (schemathesis's every check runs against the cluster in ops/test).
+    @Test func theServerAnswersAsTheContractStates() async throws {
+        let fixture = try await ServerFixture()
+        let tenant = fixture.id(0)
+        try await fixture.live { http in
+            let document = try await http.get("/admin/v1/openapi.json").json
+            let branches = document["components"]?["schemas"]?["CreateRoom"]?["oneOf"]?.arrayValue ?? []
+            #expect(branches.compactMap { $0["properties"]?["plugin"]?["const"]?.string } == ["test-rooms"], "one schema per hosted plugin")
+            let path = "/admin/v1/tenants/\(tenant)/rooms"
+            let unknownOption = try await http.post(path, key: fixture.operatorKey, json: #"{"plugin":"test-rooms","name":"x","owner":"o","options":{"colour":"red"}}"#)
+            #expect(unknownOption.status == .unprocessableContent && unknownOption.json["field"]?.string == "options.colour", "a typo is refused, not ignored")
+            let nullName = try await http.post(path, key: fixture.operatorKey, json: #"{"plugin":"test-rooms","name":null,"owner":"o"}"#)
+            #expect(nullName.status == .badRequest && nullName.json["field"]?.string == "name")
+            let blankName = try await http.post(path, key: fixture.operatorKey, json: #"{"plugin":"test-rooms","name":" \u3000 ","owner":"o"}"#)
+            #expect(blankName.status == .badRequest && blankName.json["field"]?.string == "name")
+            let extraField = try await http.post(path, key: fixture.operatorKey, json: #"{"plugin":"test-rooms","name":" x ","owner":"o","ttlSeconds":null,"note":"a\u0000b"}"#)
+            #expect(extraField.status == .created, "a field the route does not read is ignored, whatever it holds: \(extraField.text)")
+            #expect(extraField.json["name"]?.string == "x", "blanks at either end are trimmed")
+            let room = try #require(extraField.json["id"]?.int64)
+            let tooFar = try await http.post("\(path)/\(room)/extend", key: fixture.operatorKey, json: #"{"ttlSeconds":31622400}"#)
+            #expect(tooFar.status == .conflict && tooFar.json["code"]?.string == "conflicts_with_state" && tooFar.json["field"]?.string == "ttlSeconds",
+                    "within the contract's maximum, refused by the room's own expiry: \(tooFar.text)")
+            let replay = try await http.post("/admin/v1/tenants/\(tenant)/outbox/replay", key: fixture.operatorKey,
+                                             json: #"{"since":"2026-01-01T00:00:00Z","endpoint":"nope"}"#)
+            #expect(replay.status == .notFound, "an endpoint the tenant does not have is not found, as for its test event")
+        }
+    }
+
     @Test func badInputGetsAProblemNamingTheFieldAndWritesNothing() async throws {
         let fixture = try await ServerFixture()
         let tenant = fixture.id(0)
@@ -89,7 +119,7 @@ import Testing
                 #expect(answer.json["code"]?.string == "invalid_parameter")
             }
             let unknownPlugin = try await http.post(path, key: fixture.operatorKey, json: #"{"plugin":"nope","name":"x","owner":"o"}"#)
-            #expect(unknownPlugin.status == .unprocessableContent)
+            #expect(unknownPlugin.status == .notFound && unknownPlugin.json["code"]?.string == "plugin_not_enabled", "as a client route answers it")
             #expect(unknownPlugin.json["field"]?.string == "plugin")
             #expect(try await http.get("\(path)/abc", key: fixture.operatorKey).json["field"]?.string == "room")
             #expect(try await http.get("\(path)/999999999", key: fixture.operatorKey).status == .notFound)

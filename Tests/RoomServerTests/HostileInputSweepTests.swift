@@ -28,7 +28,7 @@ import Testing
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
             for match in text.matches(of: accessor) { if let name = match.output[1].substring { names.insert(String(name)) } }
-            if text.contains("Decodable") { for match in text.matches(of: bodyField) { if let name = match.output[1].substring { names.insert(String(name)) } } }
+            if text.contains("Decodable") || text.contains("AdminBody") { for match in text.matches(of: bodyField) { if let name = match.output[1].substring { names.insert(String(name)) } } }
         }
         return names.sorted()
     }

@@ -11,6 +11,7 @@ public struct AnyRoomPlugin: Sendable {
     public let chatroom: ChatroomPolicy
     public let eventTypes: [String]
     public let accountReferences: [AccountReference]
+    public let creationOptions: JSONValue
     /// Path and methods of each client route, for mounting them once.
     public let routeSignatures: [(path: String, methods: [ClientMethod])]
 
@@ -23,6 +24,7 @@ public struct AnyRoomPlugin: Sendable {
         chatroom = plugin.chatroom
         eventTypes = plugin.eventTypes
         accountReferences = plugin.accountReferences
+        creationOptions = plugin.creationOptions
         routeSignatures = plugin.routes().map { ($0.path, $0.methods) }
         binder = { reader in BoundPlugin(plugin, settings: plugin.readSettings(reader)) }
     }

@@ -23,6 +23,12 @@ public protocol RoomPlugin: Sendable {
     /// Rows of the plugin's tables that keep an account in use: the
     /// retention purge never removes a guest they name.
     var accountReferences: [AccountReference] { get }
+    /// The JSON Schema of the creation data (`options`) the admin API takes
+    /// for this plugin's rooms: an object whose `properties` are every
+    /// option it reads, described exactly as `prepareRoom` checks them
+    /// (lengths in Unicode scalars, as JSON Schema counts). The contract
+    /// publishes it, and the admin API refuses options it does not name.
+    var creationOptions: JSONValue { get }
 
     /// Reads this plugin's own settings from its table in a tenant file, once,
     /// when tenants load; problems are reported on the reader, never thrown.
@@ -67,6 +73,8 @@ extension RoomPlugin {
     public var eventTypes: [String] { [] }
 
     public var accountReferences: [AccountReference] { [] }
+
+    public var creationOptions: JSONValue { .object(["type": "object", "properties": .object([:])]) }
 
     public func clientError(for error: RoomError) -> ClientError? { nil }
 

@@ -60,11 +60,12 @@ public struct RoomEngine: Sendable {
         guard RoomLifecycle.ttlRange.contains(asked) else { throw RoomError.invalid(field: "ttlSeconds", reason: RoomLifecycle.ttlRangeText) }
         spec.ttlSeconds = asked
         try enabled.plugin.prepare(&spec, now)
-        spec.name = spec.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...128).contains(spec.name.count), spec.name.utf8.count <= 512 else {
-            throw RoomError.invalid(field: "name", reason: "must be 1-128 characters (at most 512 bytes)")
+        // Lengths in Unicode scalars, as the admin contract states them.
+        guard TextRules.fits(spec.name, 1...128), !TextRules.trimmed(spec.name).isEmpty else {
+            throw RoomError.invalid(field: "name", reason: "must be 1-128 characters, not only blanks")
         }
-        guard !spec.owner.isEmpty, spec.owner.utf8.count <= 128 else { throw RoomError.invalid(field: "owner", reason: "must be 1-128 bytes") }
+        spec.name = TextRules.trimmed(spec.name)
+        guard TextRules.fits(spec.owner, 1...128) else { throw RoomError.invalid(field: "owner", reason: "must be 1-128 characters") }
         let ttl = spec.ttlSeconds ?? enabled.policy.ttlSeconds
         guard RoomLifecycle.ttlRange.contains(ttl) else { throw RoomError.invalid(field: "ttlSeconds", reason: RoomLifecycle.ttlRangeText) }
         let capacity = spec.capacity ?? enabled.policy.capacity

@@ -18,6 +18,13 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The creation data a plugin's rooms need is missing or wrong
     /// (`field` is `options.…`).
     case invalidOptions(field: String, reason: String)
+    /// Well-formed input naming something this tenant does not have (a
+    /// lesson's student, a headset bound to the owner): the admin API
+    /// answers 404 naming the field, the wires as for bad input.
+    case referenceNotFound(field: String, reason: String)
+    /// Well-formed input the target's current state refuses (an extension
+    /// past 366 days from now): 409 naming the field; the wires as for bad input.
+    case conflicts(field: String, reason: String)
     /// A client address did `action` more often than the tenant allows.
     case rateLimited(action: String, limit: RateLimit)
 
@@ -34,7 +41,8 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .pluginNotEnabled(let id): "plugin \(id) is not enabled for this tenant"
         case .tooManyRooms(let limit): "the tenant already has \(limit) open rooms"
         case .tooManyRoomsForOwner(let limit): "the owner already has \(limit) open rooms"
-        case .invalid(let field, let reason), .invalidOptions(let field, let reason): "\(field): \(reason)"
+        case .invalid(let field, let reason), .invalidOptions(let field, let reason), .referenceNotFound(let field, let reason),
+             .conflicts(let field, let reason): "\(field): \(reason)"
         case .rateLimited(let action, let limit): "too many \(action) (at most \(limit)); try again later"
         }
     }
@@ -55,6 +63,8 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRoomsForOwner: "too_many_rooms_for_owner"
         case .invalid: "invalid_parameter"
         case .invalidOptions: "invalid_options"
+        case .referenceNotFound: "reference_not_found"
+        case .conflicts: "conflicts_with_state"
         case .rateLimited: "rate_limited"
         }
     }

@@ -74,7 +74,7 @@ public enum RoomLifecycle {
             guard may(actor, administer: room) else { return .failure(.notOwner) }
             let expiry = room.expiresAt.addingTimeInterval(TimeInterval(seconds))
             guard expiry <= now.addingTimeInterval(TimeInterval(ttlRange.upperBound)) else {
-                return .failure(.invalid(field: "ttlSeconds", reason: "would keep the room beyond 366 days from now"))
+                return .failure(.conflicts(field: "ttlSeconds", reason: "would keep the room beyond 366 days from now"))
             }
             return .success(.extend(newExpiry: expiry))
 

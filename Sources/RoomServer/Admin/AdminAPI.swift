@@ -16,11 +16,12 @@ struct AdminAPI: Sendable {
 
     func register(on router: Router<RoomRequestContext>) {
         // The contract is public: a client generator or a validator needs no key.
+        let contract = AdminContract.document(plugins: registry.plugins)
         router.get("admin/v1/openapi.json") { _, _ -> Response in
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
             headers[.cacheControl] = "public, max-age=300"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: AdminContract.json)))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: contract)))
         }
         let admin = router.group("admin/v1")
             .add(middleware: AdminAuthMiddleware(operatorKeyDigest: operatorKeyDigest, tenants: tenants))
@@ -38,7 +39,7 @@ struct AdminAPI: Sendable {
         accounts.post(":accid/sessions/revoke") { _, context -> RevokedDTO in
             let tenant = try context.authorizedTenant(tenants)
             let accid = try context.parameters.require("accid")
-            guard (1...128).contains(accid.count), !accid.contains("\u{0}") else { throw Problem.invalid("accid", "must be 1-128 characters without NUL") }
+            guard TextRules.fits(accid, 1...128) else { throw Problem.invalid("accid", "must be 1-128 characters without NUL") }
             let store = AccountStore(database: services.database, clock: services.clock)
             guard try await store.account(tenant.id, accid) != nil else { throw Problem.notFound("no account \(accid)") }
             return RevokedDTO(revoked: try await store.revokeAccess(tenant.id, accid: accid, outboxSignal: services.engine.outboxSignal))

@@ -1,3 +1,6 @@
+import Foundation
+import RoomCore
+
 /// The admin API's OpenAPI 3.1 contract, served at `GET /admin/v1/openapi.json`
 /// without a key. `AdminContractTests` proves it against the router both ways
 /// (every admin route is in it, every operation in it is answered) and
@@ -110,8 +113,8 @@ enum AdminContract {
         "parameters": [
           {"$ref": "#/components/parameters/tenant"},
           {"name": "state", "in": "query", "schema": {"type": "string", "enum": ["open", "closed"]}},
-          {"name": "plugin", "in": "query", "schema": {"type": "string", "maxLength": 64}},
-          {"name": "owner", "in": "query", "description": "only this account's rooms", "schema": {"type": "string", "minLength": 1, "maxLength": 128}},
+          {"name": "plugin", "in": "query", "schema": {"type": "string", "maxLength": 64, "pattern": "^[^\\u0000]*$"}},
+          {"name": "owner", "in": "query", "description": "only this account's rooms", "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000]*$"}},
           {"$ref": "#/components/parameters/limit"},
           {"$ref": "#/components/parameters/cursor"}
         ]
@@ -344,7 +347,7 @@ enum AdminContract {
         },
         "parameters": [
           {"$ref": "#/components/parameters/tenant"},
-          {"name": "endpoint", "in": "path", "required": true, "schema": {"type": "string", "minLength": 1, "maxLength": 64}}
+          {"name": "endpoint", "in": "path", "required": true, "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[^\\u0000]*$"}}
         ]
       }
     },
@@ -411,7 +414,7 @@ enum AdminContract {
             "name": "accid",
             "in": "path",
             "required": true,
-            "schema": {"type": "string", "minLength": 1, "maxLength": 128}
+            "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000]*$"}
           }
         ]
       }
@@ -430,7 +433,7 @@ enum AdminContract {
         "name": "tenant",
         "in": "path",
         "required": true,
-        "schema": {"type": "string", "minLength": 1, "maxLength": 64}
+        "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[^\\u0000]*$"}
       },
       "room": {
         "name": "room",
@@ -470,11 +473,11 @@ enum AdminContract {
         "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "NotFound": {
-        "description": "`not_found`, `room_not_found`",
+        "description": "`not_found`, `room_not_found`, `plugin_not_enabled` (the tenant does not enable the plugin), `reference_not_found` (a field names what the tenant does not have: a lesson's student, a headset bound to the owner)",
         "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "Conflict": {
-        "description": "The room's state refuses it (`room_closed`, `room_full`, …), or `plugin_refused`, `already_delivered`, `delivery_in_progress`",
+        "description": "The room's state refuses it (`room_closed`, `room_full`, `conflicts_with_state` naming the field, …), or `plugin_refused`, `already_delivered`, `delivery_in_progress`",
         "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       },
       "TooLarge": {
@@ -535,6 +538,8 @@ enum AdminContract {
               "not_owner",
               "plugin_not_enabled",
               "invalid_options",
+              "reference_not_found",
+              "conflicts_with_state",
               "rate_limited",
               "plugin_refused",
               "method_not_allowed",
@@ -699,7 +704,7 @@ enum AdminContract {
       "Extend": {
         "type": "object",
         "required": ["ttlSeconds"],
-        "properties": {"ttlSeconds": {"type": "integer", "minimum": 1}}
+        "properties": {"ttlSeconds": {"type": "integer", "minimum": 1, "maximum": 31622400, "description": "Seconds added to the room's expiry (366 days at most); an expiry past 366 days from now is `conflicts_with_state`"}}
       },
       "OutboxEntry": {
         "type": "object",
@@ -772,7 +777,7 @@ enum AdminContract {
         "required": ["since"],
         "properties": {
           "since": {"type": "string", "format": "date-time", "description": "Dead entries written at or after this time"},
-          "endpoint": {"type": ["string", "null"], "minLength": 1, "maxLength": 64, "description": "Only this webhook endpoint's dead letters; null or absent for all"}
+          "endpoint": {"type": ["string", "null"], "minLength": 1, "maxLength": 64, "pattern": "^[^\\u0000]*$", "description": "Only this webhook endpoint's dead letters; null or absent for all; an endpoint the tenant does not have is `not_found`"}
         }
       },
       "Replayed": {
@@ -862,4 +867,42 @@ enum AdminContract {
   }
 }
 """#
+}
+
+extension AdminContract {
+    /// The contract this build serves: `CreateRoom` is one schema per hosted
+    /// plugin, its id as `plugin` and its own `options` (`creationOptions`),
+    /// so a request the document calls valid is one the server takes (#27:
+    /// schemathesis's "schema-valid data is accepted" check).
+    static func document(plugins: [AnyRoomPlugin]) -> String {
+        guard case .object(var root)? = JSONValue.parse(json), case .object(var components)? = root["components"],
+              case .object(var schemas)? = components["schemas"] else { return json }
+        schemas["CreateRoom"] = createRoom(plugins)
+        components["schemas"] = .object(schemas)
+        root["components"] = .object(components)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(JSONValue.object(root)) else { return json }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func createRoom(_ plugins: [AnyRoomPlugin]) -> JSONValue {
+        let branches: [JSONValue] = plugins.map { plugin in
+            var required: [JSONValue] = ["plugin", "name", "owner"]
+            if plugin.creationOptions["required"]?.arrayValue?.isEmpty == false { required.append("options") }
+            return [
+                "type": "object", "title": .string(plugin.id), "required": .array(required),
+                "properties": [
+                    "plugin": ["const": .string(plugin.id)],
+                    "name": TextRules.nameSchema(1...128, description: "Shown to members; blanks at either end are trimmed"),
+                    "owner": TextRules.schema(1...128, description: "The owner's account"),
+                    "ttlSeconds": ["type": ["integer", "null"], "minimum": 1, "maximum": .number(Double(RoomLifecycle.ttlRange.upperBound)),
+                                   "description": "Seconds until the room expires (366 days at most); the tenant's policy when absent or null"],
+                    "options": plugin.creationOptions,
+                ],
+            ]
+        }
+        return ["oneOf": .array(branches),
+                "description": "One schema per plugin this server hosts. A plugin the tenant does not enable is `plugin_not_enabled` (404); an option the plugin does not name is `invalid_options` (422)."]
+    }
 }

@@ -3,7 +3,9 @@ import Hummingbird
 import RoomCore
 
 extension AdminAPI {
-    struct CreateRoomBody: Decodable {
+    struct CreateRoomBody: AdminBody {
+        static let fields: Set<String> = ["plugin", "name", "owner", "ttlSeconds", "options"]
+        static let nullable: Set<String> = ["ttlSeconds"]
         let plugin: String?
         let name: String?
         let owner: String?
@@ -13,7 +15,8 @@ extension AdminAPI {
         let options: JSONValue?
     }
 
-    struct ExtendBody: Decodable {
+    struct ExtendBody: AdminBody {
+        static let fields: Set<String> = ["ttlSeconds"]
         let ttlSeconds: Int?
     }
 
@@ -57,6 +60,13 @@ extension AdminAPI {
             guard let name = body.name, !name.isEmpty else { throw Problem.invalid("name", "is required") }
             guard let owner = body.owner, !owner.isEmpty else { throw Problem.invalid("owner", "is required") }
             if let options = body.options, options.object == nil { throw Problem.invalid("options", "must be a JSON object") }
+            // The options a plugin names in its contract, and no others: a
+            // typo is refused, not silently ignored.
+            if let hosted = registry[plugin], let declared = hosted.creationOptions["properties"]?.object,
+               let unknown = body.options?.object?.keys.sorted().first(where: { declared[$0] == nil }) {
+                throw Problem(.unprocessableContent, code: "invalid_options", detail: "options.\(unknown): is not an option of plugin \(plugin)",
+                              field: "options.\(unknown)")
+            }
             let room = try await services.engine.create(
                 NewRoom(pluginID: plugin, name: name, owner: owner, ttlSeconds: body.ttlSeconds, options: body.options ?? .object([:])),
                 in: tenant, by: .admin)

@@ -25,7 +25,9 @@ extension AdminAPI {
         let error: String?
     }
 
-    struct ReplayBody: Decodable {
+    struct ReplayBody: AdminBody {
+        static let fields: Set<String> = ["since", "endpoint"]
+        static let nullable: Set<String> = ["endpoint"]
         let since: String
         let endpoint: String?
     }
@@ -77,7 +79,7 @@ extension AdminAPI {
                 throw Problem.invalid("since", "must be an RFC 3339 date-time such as 2026-11-24T10:00:00Z")
             }
             if let endpoint = body.endpoint, tenant.webhook(endpoint) == nil {
-                throw Problem.invalid("endpoint", "names no webhook endpoint of tenant \(tenant.id)")
+                throw Problem.notFound("no webhook endpoint \(endpoint) in tenant \(tenant.id)")
             }
             let replayed = try await outbox.replayDead(tenant.id, since: since, endpoint: body.endpoint, now: services.clock.now())
             if replayed > 0 { services.engine.outboxSignal.wake() }

@@ -35,7 +35,7 @@ enum WireEnvelope {
             case .notOwner, .full, .reservedForOthers, .banned, .notMember: ClientError(code: 403, message: error.description)
             case .notInIMChatroom: ClientError(code: 800, message: error.description)
             case .pluginNotEnabled: ClientError(code: 404, message: error.description)
-            case .invalid, .invalidOptions: ClientError(code: 400, message: error.description)
+            case .invalid, .invalidOptions, .referenceNotFound, .conflicts: ClientError(code: 400, message: error.description)
             // NetEase's own code for "called too often".
             case .rateLimited: ClientError(code: 416, message: error.description)
             }
@@ -47,7 +47,7 @@ enum WireEnvelope {
             case .tooManyRooms, .tooManyRoomsForOwner: ClientError(code: 26, message: error.description)
             case .notInIMChatroom, .notMember: ClientError(code: 21, message: error.description)
             case .pluginNotEnabled: ClientError(code: 4, message: error.description)
-            case .invalid, .invalidOptions: ClientError(code: 1, message: error.description)
+            case .invalid, .invalidOptions, .referenceNotFound, .conflicts: ClientError(code: 1, message: error.description)
             case .rateLimited: ClientError(code: 4, message: error.description)
             }
         }

@@ -56,7 +56,10 @@ public struct Problem: HTTPResponseError, Sendable {
         case .closed, .full, .reservedForOthers, .banned, .notInIMChatroom, .notMember, .tooManyRooms, .tooManyRoomsForOwner:
             Problem(.conflict, code: error.code, detail: error.description)
         case .notOwner: Problem(.forbidden, code: error.code, detail: error.description)
-        case .pluginNotEnabled: Problem(.unprocessableContent, code: error.code, detail: error.description, field: "plugin")
+        // As a client route answers a tenant that does not enable the plugin.
+        case .pluginNotEnabled: Problem(.notFound, code: error.code, detail: error.description, field: "plugin")
+        case .referenceNotFound(let field, _): Problem(.notFound, code: error.code, detail: error.description, field: field)
+        case .conflicts(let field, _): Problem(.conflict, code: error.code, detail: error.description, field: field)
         case .invalid(let field, _): Problem(.badRequest, code: error.code, detail: error.description, field: field)
         case .invalidOptions(let field, _): Problem(.unprocessableContent, code: error.code, detail: error.description, field: field)
         case .rateLimited: Problem(.tooManyRequests, code: error.code, detail: error.description)

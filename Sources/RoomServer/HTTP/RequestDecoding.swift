@@ -5,7 +5,7 @@ import RoomCore
 extension Request {
     /// Decodes a JSON body; a malformed body or a wrong field type becomes a
     /// 400 problem naming the field.
-    func decodeJSON<T: Decodable>(_ type: T.Type, context: RoomRequestContext) async throws -> T {
+    func decodeJSON<T: AdminBody>(_ type: T.Type, context: RoomRequestContext) async throws -> T {
         let buffer: ByteBuffer
         do {
             buffer = try await body.collect(upTo: context.maxUploadSize)
@@ -13,8 +13,17 @@ extension Request {
             throw Problem(.contentTooLarge, code: "body_too_large", detail: "the body may be at most \(context.maxUploadSize) bytes")
         }
         let data = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
-        if let parsed = JSONValue.parse(String(decoding: data, as: UTF8.self)), let field = AdminInputMiddleware.fieldWithNUL(parsed) {
-            throw Problem.invalid(field, "must not contain NUL")
+        // Only the fields the route reads: the contract lets a body carry
+        // others, which are ignored whatever they hold.
+        if case .object(let parsed)? = JSONValue.parse(String(decoding: data, as: UTF8.self)) {
+            if let field = AdminInputMiddleware.fieldWithNUL(.object(parsed.filter { T.fields.contains($0.key) })) {
+                throw Problem.invalid(field, "must not contain NUL")
+            }
+            // Decoding reads an explicit null as absent; the contract types
+            // these fields without null, so a null is refused as it says.
+            if let field = T.fields.subtracting(T.nullable).sorted().first(where: { parsed[$0] == .null }) {
+                throw Problem.invalid(field, "must not be null")
+            }
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
@@ -59,4 +68,15 @@ extension Parameters {
         }
         return value
     }
+}
+
+/// A JSON body of the admin API, and the fields it reads.
+protocol AdminBody: Decodable {
+    static var fields: Set<String> { get }
+    /// Fields the contract lets be null (absent, in effect).
+    static var nullable: Set<String> { get }
+}
+
+extension AdminBody {
+    static var nullable: Set<String> { [] }
 }
