@@ -237,7 +237,7 @@ def kill_instance(n=1):
 
 def primary_node():
     """(name, port) of the node the monitor says is primary."""
-    out = as_postgres(f"{PG_BIN}/psql", "-h", f"{CLUSTER}/socket", "-p", os.environ.get("CLUSTER_PG_PORT", "55400"),
+    out = as_postgres(f"{PG_BIN}/psql", "-h", f"{CLUSTER}/socket", "-p", os.environ.get("CLUSTER_PG_PORT", "25400"),
                       "-d", "pg_auto_failover", "-qtA", "-c",
                       "SELECT nodename, nodeport FROM pgautofailover.node WHERE reportedstate IN ('primary','wait_primary','single') LIMIT 1")
     name, port = out.stdout.strip().split("|")
@@ -269,7 +269,7 @@ def kill_primary():
 def wait_formation_healthy(seconds=120):
     deadline = time.time() + seconds
     while time.time() < deadline:
-        out = as_postgres(f"{PG_BIN}/psql", "-h", f"{CLUSTER}/socket", "-p", os.environ.get("CLUSTER_PG_PORT", "55400"),
+        out = as_postgres(f"{PG_BIN}/psql", "-h", f"{CLUSTER}/socket", "-p", os.environ.get("CLUSTER_PG_PORT", "25400"),
                           "-d", "pg_auto_failover", "-qtA", "-c",
                           "SELECT count(*) FROM pgautofailover.node WHERE reportedstate = goalstate AND goalstate IN ('primary','secondary')")
         if out.stdout.strip() == "2":
