@@ -83,7 +83,7 @@ import Testing
         // The codes admin routes can send: theirs, the shared HTTP layer's, and the engine's refusals.
         let literal = try Regex(#"code: "([a-z_]+)""#)
         var sent: Set<String> = []
-        for folder in ["RoomServer/Admin", "RoomServer/HTTP"] {
+        for folder in ["RoomServer/Admin", "RoomServer/HTTP", "RoomServer/Idempotency"] {
             let files = FileManager.default.enumerator(at: Self.sources.appendingPathComponent(folder), includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && $0.lastPathComponent != "AdminContract.swift" } ?? []
             for file in files {

@@ -161,7 +161,18 @@ public struct RetentionPurger: Service {
             -- cross-tenant: what retention has yet to purge, every tenant
             SELECT count(*)::int FROM (SELECT 1 FROM rate_windows WHERE window_start < \(windowsBefore) LIMIT 1000000) due
             """)
-        for table in ["rooms", "outbox", "sessions", "accounts", "rate_windows"] {
+        // Idempotency-Key answers are kept a day (#27).
+        let keysBefore = now.addingTimeInterval(-86_400)
+        deleted += try await drain("idempotency_keys", until: until, into: &backlog, delete: """
+            -- cross-tenant: retention purges every tenant, in batches
+            DELETE FROM idempotency_keys WHERE ctid IN (
+                SELECT ctid FROM idempotency_keys WHERE created_at < \(keysBefore) LIMIT \(batch) FOR UPDATE SKIP LOCKED)
+            RETURNING 1
+            """, count: """
+            -- cross-tenant: what retention has yet to purge, every tenant
+            SELECT count(*)::int FROM (SELECT 1 FROM idempotency_keys WHERE created_at < \(keysBefore) LIMIT 1000000) due
+            """)
+        for table in ["rooms", "outbox", "sessions", "accounts", "rate_windows", "idempotency_keys"] {
             Gauge(label: "roomkeeper_retention_backlog_rows", dimensions: [("table", table)]).record(backlog[table] ?? 0)
         }
         lastBacklog.value.withLock { $0 = backlog }

@@ -9,6 +9,7 @@ struct AdminAPI: Sendable {
     let registry: PluginRegistry
     let operatorKeyDigest: String?
     let reloadBroadcast: TenantReloadBroadcast
+    let idempotency: IdempotencyStore
 
     var tenants: TenantDirectory { services.tenants }
     var rooms: RoomStore { services.engine.store }
@@ -26,6 +27,7 @@ struct AdminAPI: Sendable {
         let admin = router.group("admin/v1")
             .add(middleware: AdminAuthMiddleware(operatorKeyDigest: operatorKeyDigest, tenants: tenants))
             .add(middleware: AdminInputMiddleware())
+            .add(middleware: AdminIdempotencyMiddleware(store: idempotency))
         registerTenantRoutes(admin)
         registerRoomRoutes(admin.group("tenants/:tenant/rooms"))
         registerOutboxRoutes(admin.group("tenants/:tenant"))

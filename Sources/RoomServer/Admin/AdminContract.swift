@@ -12,7 +12,7 @@ enum AdminContract {
   "info": {
     "title": "Roomkeeper admin API",
     "version": "1.0.0",
-    "description": "The operator's and tenant admins' API of Roomkeeper. JSON in and out; every error is an RFC 9457 problem (`application/problem+json`) with a stable `code` and, for bad input, the `field` it names. Keys go in `Authorization: Bearer`: the operator key reaches every tenant, a tenant admin key only its own tenant. Lists are pages, newest first: pass `nextCursor` back as `cursor`."
+    "description": "The operator's and tenant admins' API of Roomkeeper. JSON in and out; every error is an RFC 9457 problem (`application/problem+json`) with a stable `code` and, for bad input, the `field` it names. Keys go in `Authorization: Bearer`: the operator key reaches every tenant, a tenant admin key only its own tenant. Lists are pages, newest first: pass `nextCursor` back as `cursor`. Every POST in a tenant takes an optional `Idempotency-Key` header (1-255 visible ASCII characters): a retry with the same key and the same request gets the first answer again (with `Idempotency-Replayed: true`) for 24 hours; the key on a different request is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_in_progress`; answers of 500 and above are not kept."
   },
   "servers": [{"url": "/"}],
   "security": [{"bearer": []}],
@@ -540,6 +540,8 @@ enum AdminContract {
               "invalid_options",
               "reference_not_found",
               "conflicts_with_state",
+              "idempotency_in_progress",
+              "idempotency_key_reused",
               "rate_limited",
               "plugin_refused",
               "method_not_allowed",

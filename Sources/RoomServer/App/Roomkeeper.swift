@@ -87,6 +87,8 @@ public struct Roomkeeper: Sendable {
             clock: clock, configuration: configuration, logger: logger)
     }
 
+    var idempotency: IdempotencyStore { IdempotencyStore(database: services.database, clock: services.clock) }
+
     public func buildRouter() throws -> Router<RoomRequestContext> {
         let router = Router(context: RoomRequestContext.self)
         let table = RouteTable()
@@ -96,10 +98,10 @@ public struct Roomkeeper: Sendable {
         router.add(middleware: MethodNotAllowedMiddleware(table: table))
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry).register(on: router)
         AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex),
-                 reloadBroadcast: reloadBroadcast).register(on: router)
+                 reloadBroadcast: reloadBroadcast, idempotency: idempotency).register(on: router)
         ProviderCallbackRoutes(services: services).register(on: router)
         ConsoleRoutes().register(on: router)
-        ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies)).register(on: router)
+        ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies), idempotency: idempotency).register(on: router)
         table.fill(router)
         return router
     }

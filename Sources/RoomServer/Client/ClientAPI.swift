@@ -11,6 +11,7 @@ struct ClientAPI: Sendable {
     let registry: PluginRegistry
     /// Peers whose `X-Forwarded-For` is believed (the load balancer's addresses).
     let trustedProxies: Set<String>
+    let idempotency: IdempotencyStore
     static let maxBody = 256 * 1024
 
     func register(on router: Router<RoomRequestContext>) {
@@ -42,13 +43,57 @@ struct ClientAPI: Sendable {
         logger[metadataKey: "tenant"] = "\(tenantID)"
         logger[metadataKey: "plugin"] = "\(plugin.id)"
         let style = plugin.wire
+        let body: ByteBuffer
+        let keyed: IdempotentRequest?
         do {
-            let body: ByteBuffer
             do {
                 body = try await request.body.collect(upTo: Self.maxBody)
             } catch {
                 throw ParameterError(field: "body", reason: "must be at most \(Self.maxBody) bytes")
             }
+            keyed = try IdempotentRequest(store: idempotency, method: request.method, path: request.uri.path, target: request.uri.description,
+                                          headers: request.headers, body: body)
+        } catch let error as ParameterError {
+            return WireEnvelope.failure(style, WireEnvelope.badParameter(style, error))
+        }
+        if let keyed {
+            switch try await Self.unavailableAsNil({ try await keyed.claim() }) {
+            case .answered(let status, let contentType, let stored)?:
+                return IdempotentRequest.replay(status: status, contentType: contentType, body: stored)
+            case .inProgress?, nil:
+                return WireEnvelope.failure(style, WireEnvelope.unavailable(style))
+            case .mismatch?:
+                return WireEnvelope.failure(style, WireEnvelope.badParameter(style, ParameterError(field: "Idempotency-Key", reason: IdempotentRequest.reusedText)))
+            case .fresh?:
+                break
+            }
+        }
+        let (response, final) = await answer(request, body: body, context: context, tenant: tenant, enabled: enabled,
+                                             route: plugin.routeSignatures[route].path, index: route, logger: logger)
+        guard let keyed else { return response }
+        guard final else {
+            await keyed.release()
+            return response
+        }
+        return try await keyed.keep(response)
+    }
+
+    /// nil when PostgreSQL is unavailable (the claim's answer is then "try again").
+    private static func unavailableAsNil<T>(_ body: () async throws -> T) async throws -> T? {
+        do {
+            return try await body()
+        } catch where DatabaseUnavailable.matches(error) {
+            return nil
+        }
+    }
+
+    /// The route's answer in the plugin's wire envelope, and whether it is
+    /// final (kept for an `Idempotency-Key`): success and refusals are; "try
+    /// again" (the database or a vendor unavailable, an internal error) is not.
+    private func answer(_ request: Request, body: ByteBuffer, context: RoomRequestContext, tenant: Tenant, enabled: EnabledPlugin,
+                        route path: String, index route: Int, logger: Logger) async -> (Response, final: Bool) {
+        let style = enabled.plugin.wire
+        do {
             let parameters = try FormDecoding.parameters(
                 query: request.uri.query, body: Array(body.readableBytesView), contentType: request.headers[.contentType])
             var headers: [String: String] = [:]
@@ -58,23 +103,23 @@ struct ClientAPI: Sendable {
                 tenant: tenant, policy: enabled.policy, parameters: parameters, headers: headers, clientAddress: address,
                 services: services, logger: logger)
             let data = try await enabled.plugin.handle(route: route, parts)
-            return try WireEnvelope.success(style, data)
+            return (try WireEnvelope.success(style, data), true)
         } catch let error as ClientError {
-            return WireEnvelope.failure(style, error)
+            return (WireEnvelope.failure(style, error), true)
         } catch let error as ParameterError {
-            return WireEnvelope.failure(style, WireEnvelope.badParameter(style, error))
+            return (WireEnvelope.failure(style, WireEnvelope.badParameter(style, error)), true)
         } catch let error as RoomError {
-            return WireEnvelope.failure(style, enabled.plugin.clientError(for: error) ?? WireEnvelope.roomError(style, error))
+            return (WireEnvelope.failure(style, enabled.plugin.clientError(for: error) ?? WireEnvelope.roomError(style, error)), true)
         } catch where DatabaseUnavailable.matches(error) {
             logger.warning("database unavailable", metadata: ["error": "\(LoggableError.describe(error))"])
-            return WireEnvelope.failure(style, WireEnvelope.unavailable(style))
+            return (WireEnvelope.failure(style, WireEnvelope.unavailable(style)), false)
         } catch let error where ProviderFailure(error) != nil {
             let failure = ProviderFailure(error)!
             logger.warning("\(failure.service) provider call failed", metadata: ["error": "\(error)"])
-            return WireEnvelope.failure(style, WireEnvelope.providerError(style, service: failure.service))
+            return (WireEnvelope.failure(style, WireEnvelope.providerError(style, service: failure.service)), false)
         } catch {
-            logger.error("client route failed", metadata: ["path": "\(plugin.routeSignatures[route].path)", "error": "\(LoggableError.describe(error))"])
-            return WireEnvelope.failure(style, WireEnvelope.internalError(style))
+            logger.error("client route failed", metadata: ["path": "\(path)", "error": "\(LoggableError.describe(error))"])
+            return (WireEnvelope.failure(style, WireEnvelope.internalError(style)), false)
         }
     }
 }
