@@ -16,12 +16,18 @@ enum QuestionBank {
         Entry(question: "水的化学式是什么？", options: ["H2O", "CO2", "O2"], rightAnswer: 0),
     ]
 
+    static let fields: Set<String> = ["question", "options", "rightAnswer"]
+
     static func questions(_ json: String?) throws -> [Entry] {
         guard let json else { return builtIn }
         guard case .array(let items)? = JSONValue.parse(json) else { throw ParameterError(field: "questions", reason: "must be a JSON array") }
         guard (3...50).contains(items.count) else { throw ParameterError(field: "questions", reason: "must hold 3 to 50 questions") }
         return try items.enumerated().map { index, item in
             let field = "questions[\(index)]"
+            // Exactly these fields, as the admin contract states them (a typo is refused, not ignored).
+            if let extra = item.object?.keys.sorted().first(where: { !Self.fields.contains($0) }) {
+                throw ParameterError(field: "\(field).\(extra)", reason: "is not a field of a question (question, options, rightAnswer)")
+            }
             guard let question = item["question"]?.string, TextRules.fits(question, 1...500) else {
                 throw ParameterError(field: "\(field).question", reason: "must be 1-500 characters without NUL")
             }
