@@ -162,6 +162,30 @@ import Testing
         }
     }
 
+    /// A notification sent unstored while its account had no socket was for
+    /// nobody: a replay after a LISTEN gap does not hand it to a socket that
+    /// logged in later (it did: LocalIMTests' offline test failed when the
+    /// first LISTEN came after the socket). One sent during the gap arrives.
+    @Test func aReplayDeliversOnlyTheUnstoredNotificationsTheGapLost() async throws {
+        let setup = try await Setup()
+        let (accid, token) = try await setup.account()
+        try await setup.local.sendNotification(from: "host", to: accid, attach: #"{"before":"login"}"#, storeOffline: false)
+        try await setup.fixture.live { http in
+            let client = try await setup.connect(accid, token, port: try #require(http.client.port))
+            let terminated = try await setup.fixture.database.query("""
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()
+                """)
+            #expect(terminated.count >= 1, "the hub's listening connection was found")
+            try await setup.local.sendNotification(from: "host", to: accid, attach: #"{"during":"gap"}"#, storeOffline: false)
+            let during = try await client.next("notification", timeout: .seconds(10))
+            #expect(during["attach"]?.string == #"{"during":"gap"}"#, "the replay sent what the gap lost: \(during)")
+            let more = try await client.expectSilence(for: .milliseconds(500)).filter { $0.type == "notification" }
+            #expect(more.isEmpty, "and not what was sent before the socket logged in: \(more)")
+            try await client.close()
+        }
+    }
+
     @Test func imTokensExpire() async throws {
         let clock = ManualClock()
         let setup = try await Setup(clock: clock)

@@ -28,6 +28,9 @@ public final class LocalIMHub: Service, Sendable {
         var chatrooms: Set<String>
         let frames: AsyncStream<String>.Continuation
         var ending: SocketEnding?
+        /// When the socket logged in: a notification sent unstored before
+        /// then was not for it, whatever a replay finds undelivered.
+        let registeredAt: Date
     }
 
     private let sessions = Mutex<[UUID: Session]>([:])
@@ -56,7 +59,7 @@ public final class LocalIMHub: Service, Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(queueLimit))
         let admitted = sessions.withLock { sessions -> Bool in
             guard sessions.count < maxConnections else { return false }
-            sessions[connection] = Session(tenantID: tenantID, accid: accid, chatrooms: [], frames: continuation)
+            sessions[connection] = Session(tenantID: tenantID, accid: accid, chatrooms: [], frames: continuation, registeredAt: clock.now())
             return true
         }
         return admitted ? stream : nil
@@ -231,7 +234,9 @@ public final class LocalIMHub: Service, Sendable {
     /// order is not id order), and the notifications still undelivered to
     /// its accounts. What was delivered already is skipped.
     private func replay(since: Date) async throws {
-        let held = sessions.withLock { sessions in sessions.values.map { (tenant: $0.tenantID, accid: $0.accid, chatrooms: $0.chatrooms) } }
+        let held = sessions.withLock { sessions in
+            sessions.values.map { (tenant: $0.tenantID, accid: $0.accid, chatrooms: $0.chatrooms, registeredAt: $0.registeredAt) }
+        }
         guard !held.isEmpty else { return }
         // A revocation's kick sent during the gap reached nobody here: its
         // sockets' rows are gone, which the heartbeat's check sees now.
@@ -256,9 +261,17 @@ public final class LocalIMHub: Service, Sendable {
             try await deliver(ChatroomEvent(tenantID: tenant, chatroom: chatroom, id: id, kind: kind, payload: JSONValue.parse(payload), at: at))
             replayed += 1
         }
-        var accounts = Set<[String]>()
-        for session in held where accounts.insert([session.tenant, session.accid]).inserted {
-            try await deliverStored(tenantID: session.tenant, to: session.accid, includingUnstored: true)
+        // Unstored notifications whose NOTIFY the gap lost: those sent since
+        // the gap began (less 5 s, as for events) and since the account's
+        // first socket here logged in. One sent unstored before that was for
+        // nobody, and stays undelivered (a replay once sent it to a socket
+        // that connected later).
+        var firstLogin: [[String]: Date] = [:]
+        for session in held {
+            firstLogin[[session.tenant, session.accid]] = min(firstLogin[[session.tenant, session.accid]] ?? session.registeredAt, session.registeredAt)
+        }
+        for (account, registeredAt) in firstLogin {
+            try await deliverStored(tenantID: account[0], to: account[1], unstoredSince: max(registeredAt, since.addingTimeInterval(-5)))
         }
         logger.info("local IM replayed events after a LISTEN gap", metadata: ["events": "\(replayed)"])
     }
@@ -286,12 +299,13 @@ public final class LocalIMHub: Service, Sendable {
     }
 
     /// Delivers what was stored for `accid` while it was offline, once.
-    /// `includingUnstored`: after a LISTEN gap, also what was sent for an
-    /// online account whose NOTIFY was lost.
-    public func deliverStored(tenantID: TenantID, to accid: AccountID, includingUnstored: Bool = false) async throws {
+    /// `unstoredSince`: after a LISTEN gap, also what was sent unstored
+    /// since then for an online account whose NOTIFY was lost.
+    public func deliverStored(tenantID: TenantID, to accid: AccountID, unstoredSince: Date? = nil) async throws {
         let rows = try await database.query("""
             UPDATE im_notifications SET delivered_at = \(clock.now())
-            WHERE tenant_id = \(tenantID) AND to_accid = \(accid) AND delivered_at IS NULL AND (store_offline OR \(includingUnstored))
+            WHERE tenant_id = \(tenantID) AND to_accid = \(accid) AND delivered_at IS NULL
+              AND (store_offline OR created_at >= \(unstoredSince))
             RETURNING notification_id, from_accid, attach, (extract(epoch FROM created_at) * 1000)::bigint
             """)
         try await sendClaimed(rows, tenantID: tenantID, to: accid)
