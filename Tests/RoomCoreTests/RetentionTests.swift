@@ -98,6 +98,20 @@ import Testing
         #expect(next.accid == "p12345678", "the retired id was not given again")
     }
 
+    /// #27: Idempotency-Key answers are kept a day, then purged with the rest.
+    @Test func idempotencyAnswersGoAfterADay() async throws {
+        let fixture = try await EngineFixture()
+        let purger = RetentionPurger(database: fixture.database, clock: fixture.clock, tenants: { [fixture.tenant] }, logger: Logger(label: "retention"))
+        let scope = "\(fixture.tenant.id)|caller"
+        try await fixture.database.query("""
+            INSERT INTO idempotency_keys (scope, key, fingerprint, status, created_at)
+            VALUES (\(scope), 'old', 'f', 200, \(fixture.clock.now().addingTimeInterval(-86_401))), (\(scope), 'new', 'f', 200, \(fixture.clock.now()))
+            """)
+        _ = try await purger.purgeOnce()
+        let left = try await fixture.database.query("SELECT key FROM idempotency_keys WHERE scope = \(scope)").decode(String.self)
+        #expect(Array(left) == ["new"])
+    }
+
     @Test func aTenantSetsItsOwnRetention() throws {
         let reader = SettingsReader(file: "t.toml", path: "retention", table: ["closedRooms": .string("2d"), "idleGuests": .string("1h")], environment: [:])
         let policy = RetentionPolicy(reader)

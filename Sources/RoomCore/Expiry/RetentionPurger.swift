@@ -150,28 +150,12 @@ public struct RetentionPurger: Service {
                     LIMIT 1000000) due
                 """)
         }
-        // The longest window a tenant may set is 31 days.
-        let windowsBefore = now.addingTimeInterval(-32 * 86_400)
-        deleted += try await drain("rate_windows", until: until, into: &backlog, delete: """
-            -- cross-tenant: retention purges every tenant, in batches
-            DELETE FROM rate_windows WHERE ctid IN (
-                SELECT ctid FROM rate_windows WHERE window_start < \(windowsBefore) LIMIT \(batch) FOR UPDATE SKIP LOCKED)
-            RETURNING 1
-            """, count: """
-            -- cross-tenant: what retention has yet to purge, every tenant
-            SELECT count(*)::int FROM (SELECT 1 FROM rate_windows WHERE window_start < \(windowsBefore) LIMIT 1000000) due
-            """)
-        // Idempotency-Key answers are kept a day (#27).
-        let keysBefore = now.addingTimeInterval(-86_400)
-        deleted += try await drain("idempotency_keys", until: until, into: &backlog, delete: """
-            -- cross-tenant: retention purges every tenant, in batches
-            DELETE FROM idempotency_keys WHERE ctid IN (
-                SELECT ctid FROM idempotency_keys WHERE created_at < \(keysBefore) LIMIT \(batch) FOR UPDATE SKIP LOCKED)
-            RETURNING 1
-            """, count: """
-            -- cross-tenant: what retention has yet to purge, every tenant
-            SELECT count(*)::int FROM (SELECT 1 FROM idempotency_keys WHERE created_at < \(keysBefore) LIMIT 1000000) due
-            """)
+        // The longest window a tenant may set is 31 days; Idempotency-Key
+        // answers are kept a day (#27).
+        deleted += try await drainAged("rate_windows", column: "window_start", before: now.addingTimeInterval(-32 * 86_400),
+                                       until: until, into: &backlog)
+        deleted += try await drainAged("idempotency_keys", column: "created_at", before: now.addingTimeInterval(-86_400),
+                                       until: until, into: &backlog)
         for table in ["rooms", "outbox", "sessions", "accounts", "rate_windows", "idempotency_keys"] {
             Gauge(label: "roomkeeper_retention_backlog_rows", dimensions: [("table", table)]).record(backlog[table] ?? 0)
         }
@@ -185,6 +169,21 @@ public struct RetentionPurger: Service {
 
     /// Deletes batch after batch until one comes back short or the pass's
     /// time is spent; then counts what is still due.
+    /// A table kept for every tenant alike, whose rows go once `column` is
+    /// before `before`. `table` and `column` are this file's constants.
+    private func drainAged(_ table: String, column: String, before: Date, until: ContinuousClock.Instant,
+                           into backlog: inout [String: Int]) async throws -> Int {
+        try await drain(table, until: until, into: &backlog, delete: """
+            -- cross-tenant: retention purges every tenant, in batches
+            DELETE FROM \(unescaped: table) WHERE ctid IN (
+                SELECT ctid FROM \(unescaped: table) WHERE \(unescaped: column) < \(before) LIMIT \(batch) FOR UPDATE SKIP LOCKED)
+            RETURNING 1
+            """, count: """
+            -- cross-tenant: what retention has yet to purge, every tenant
+            SELECT count(*)::int FROM (SELECT 1 FROM \(unescaped: table) WHERE \(unescaped: column) < \(before) LIMIT 1000000) due
+            """)
+    }
+
     private func drain(_ table: String, until: ContinuousClock.Instant, into backlog: inout [String: Int],
                        delete: PostgresQuery, count: PostgresQuery) async throws -> Int {
         var total = 0
