@@ -53,6 +53,9 @@ import Testing
             let reused = try await http.request(.post, path, key: fixture.server.operatorKey, json: #"{"plugin":"audio-chatroom","name":"twice","owner":"o"}"#,
                                                 headers: [Self.key: "create-1"])
             #expect(reused.status == .unprocessableContent && reused.json["code"]?.string == "idempotency_key_reused")
+            let huge = try await http.request(.post, path, key: fixture.server.operatorKey, json: String(repeating: " ", count: 2 << 20),
+                                              headers: [Self.key: "create-2"])
+            #expect(huge.status == .contentTooLarge && huge.json["code"]?.string == "body_too_large", "as without a key: \(huge.text.prefix(200))")
         }
     }
 }

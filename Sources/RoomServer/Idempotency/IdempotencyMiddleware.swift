@@ -94,7 +94,13 @@ struct AdminIdempotencyMiddleware: RouterMiddleware {
         guard request.method != .get, request.headers.contains(where: { $0.name.canonicalName == "idempotency-key" }) else {
             return try await next(request, context)
         }
-        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: context.maxUploadSize)
+        } catch {
+            // As the route itself would answer it (decodeJSON).
+            throw Problem(.contentTooLarge, code: "body_too_large", detail: "the body may be at most \(context.maxUploadSize) bytes")
+        }
         let keyed: IdempotentRequest?
         do {
             keyed = try IdempotentRequest(store: store, method: request.method, path: request.uri.path, target: request.uri.description,
