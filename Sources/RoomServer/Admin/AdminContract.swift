@@ -1,5 +1,4 @@
 import Foundation
-import RoomCore
 
 /// The admin API's OpenAPI 3.1 contract, served at `GET /admin/v1/openapi.json`
 /// without a key. `AdminContractTests` proves it against the router both ways
@@ -869,42 +868,4 @@ enum AdminContract {
   }
 }
 """#
-}
-
-extension AdminContract {
-    /// The contract this build serves: `CreateRoom` is one schema per hosted
-    /// plugin, its id as `plugin` and its own `options` (`creationOptions`),
-    /// so a request the document calls valid is one the server takes (#27:
-    /// schemathesis's "schema-valid data is accepted" check).
-    static func document(plugins: [AnyRoomPlugin]) -> String {
-        guard case .object(var root)? = JSONValue.parse(json), case .object(var components)? = root["components"],
-              case .object(var schemas)? = components["schemas"] else { return json }
-        schemas["CreateRoom"] = createRoom(plugins)
-        components["schemas"] = .object(schemas)
-        root["components"] = .object(components)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(JSONValue.object(root)) else { return json }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func createRoom(_ plugins: [AnyRoomPlugin]) -> JSONValue {
-        let branches: [JSONValue] = plugins.map { plugin in
-            var required: [JSONValue] = ["plugin", "name", "owner"]
-            if plugin.creationOptions["required"]?.arrayValue?.isEmpty == false { required.append("options") }
-            return [
-                "type": "object", "title": .string(plugin.id), "required": .array(required),
-                "properties": [
-                    "plugin": ["const": .string(plugin.id)],
-                    "name": TextRules.nameSchema(1...128, description: "Shown to members; blanks at either end are trimmed"),
-                    "owner": TextRules.schema(1...128, description: "The owner's account"),
-                    "ttlSeconds": ["type": ["integer", "null"], "minimum": 1, "maximum": .number(Double(RoomLifecycle.ttlRange.upperBound)),
-                                   "description": "Seconds until the room expires (366 days at most); the tenant's policy when absent or null"],
-                    "options": plugin.creationOptions,
-                ],
-            ]
-        }
-        return ["oneOf": .array(branches),
-                "description": "One schema per plugin this server hosts. A plugin the tenant does not enable is `plugin_not_enabled` (404); an option the plugin does not name is `invalid_options` (422)."]
-    }
 }
