@@ -4,8 +4,9 @@ import RoomCore
 
 /// `/mic/…`: seat moves decided by the server. Each checks the move is legal
 /// from the seat's state for the caller's role (host = the room's creator),
-/// then, in one transaction, saves the seat and queues the `queue_<index>`
-/// element and any P2P notice for the IM provider (delivered in order per room).
+/// then, in one statement guarded by the room's version, saves the seat and
+/// queues the `queue_<index>` element and any P2P notice for the IM provider
+/// (delivered in order per room).
 enum SeatRoutes {
     typealias Settings = AudioChatroomPlugin.Settings
 
@@ -37,24 +38,25 @@ enum SeatRoutes {
     }
 
     static var routes: [ClientRoute<Settings>] {
-        let moves: [(String, @Sendable (ClientCall<Settings>, Account) throws -> SeatCommand)] = [
-            ("apply", { _, account in .apply(SeatMember(account: account.accid, nick: account.nickname, avatar: account.avatar)) }),
-            ("cancel", { _, _ in .cancel }),
-            ("leave", { _, _ in .leave }),
-            ("self-mute", { call, _ in .selfMute(try call.parameters.bool("mute", default: true)) }),
-            ("accept", { _, _ in .accept }),
-            ("reject", { _, _ in .reject }),
-            ("invite", { call, _ in .invite(try invitee(call.parameters)) }),
-            ("kick", { _, _ in .kick }),
-            ("mask", { _, _ in .mask }),
-            ("unmask", { _, _ in .unmask }),
-            ("close", { _, _ in .close }),
-            ("open", { _, _ in .open }),
+        // Each move's parameters are read first (bad input is refused before
+        // anything is read); the command is made once the caller is known.
+        let moves: [(String, @Sendable (ClientCall<Settings>) throws -> @Sendable (Account) -> SeatCommand)] = [
+            ("apply", { _ in { account in .apply(SeatMember(account: account.accid, nick: account.nickname, avatar: account.avatar)) } }),
+            ("cancel", { _ in { _ in .cancel } }),
+            ("leave", { _ in { _ in .leave } }),
+            ("self-mute", { call in let muted = try call.parameters.bool("mute", default: true); return { _ in .selfMute(muted) } }),
+            ("accept", { _ in { _ in .accept } }),
+            ("reject", { _ in { _ in .reject } }),
+            ("invite", { call in let invitee = try invitee(call.parameters); return { _ in .invite(invitee) } }),
+            ("kick", { _ in { _ in .kick } }),
+            ("mask", { _ in { _ in .mask } }),
+            ("unmask", { _ in { _ in .unmask } }),
+            ("close", { _ in { _ in .close } }),
+            ("open", { _ in { _ in .open } }),
         ]
         return moves.map { name, command in
             ClientRoute("/mic/\(name)") { call in
-                let account = try await NetEase.account(call, pluginID: AudioChatroomPlugin.pluginID)
-                return try await move(call, account: account, command: try command(call, account))
+                try await move(call, command: try command(call))
             }
         } + [ClientRoute("/mic/list") { call in
             let roomID = try call.parameters.requiredInt64("roomId")
@@ -69,31 +71,37 @@ enum SeatRoutes {
         SeatMember(account: try parameters.required("account"), nick: parameters.string("nick") ?? "", avatar: parameters.string("avatar") ?? "")
     }
 
-    static func move(_ call: ClientCall<Settings>, account: Account, command: SeatCommand) async throws -> SeatInfo {
+    static func move(_ call: ClientCall<Settings>, command: @Sendable (Account) -> SeatCommand) async throws -> SeatInfo {
+        guard let sid = call.parameters.string("sid") else { throw NetEase.notLoggedIn() }
         let roomID = try call.parameters.requiredInt64("roomId")
         guard let index = try call.parameters.int64("index") else { throw ParameterError(field: "index", reason: "is required") }
         guard (0..<Int64(call.settings.seats)).contains(index) else {
             throw ParameterError(field: "index", reason: "must be between 0 and \(call.settings.seats - 1)")
         }
-        // The room is locked and live for the whole move: a dissolve racing it waits or wins.
-        let seat = try await call.services.engine.mutate(roomID, in: call.tenant, pluginID: AudioChatroomPlugin.pluginID) { tx in
-            let room = tx.room
+        // The caller's session, the room and its seats in one read; decided
+        // on them and written only if the room did not change meanwhile (a
+        // racing move or close decides again or wins).
+        let caller = CallerSession(sid: sid, pluginID: AudioChatroomPlugin.pluginID, refusal: NetEase.notLoggedIn())
+        let seat = try await call.services.engine.change(roomID, in: call.tenant, pluginID: AudioChatroomPlugin.pluginID, rows: SeatStore.table,
+                                                         caller: caller) { state in
+            let room = state.room
+            guard let account = state.caller else { throw NetEase.notLoggedIn() }
             guard let chatroom = room.imChatroomID else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
-            let store = SeatStore(connection: tx.connection, logger: tx.logger)
-            let seats = try await store.lockAll(room.tenantID, room.id)
-            let outcome = try MicSeats.decide(command, seat: Int(index), in: seats, by: account.accid, isHost: account.accid == room.owner)
+            let command = command(account)
+            let outcome = try MicSeats.decide(command, seat: Int(index), in: state.rows, by: account.accid, isHost: account.accid == room.owner)
                 .mapError(clientError).get()
-            try await store.save(outcome.seat, room.tenantID, room.id, now: tx.now)
-            tx.emit(.im(.queuePut(chatroom: chatroom, key: MicSeats.queueKey(outcome.seat.index), value: MicSeats.queueValue(outcome.seat), operator: room.owner),
-                        roomID: room.id))
-            tx.emit(.event(AudioChatroomPlugin.seatChanged, roomID: room.id, actor: .account(account.accid), data: [
+            var change = RoomChange<MicSeat>()
+            change.save(outcome.seat)
+            change.emit(.im(.queuePut(chatroom: chatroom, key: MicSeats.queueKey(outcome.seat.index), value: MicSeats.queueValue(outcome.seat), operator: room.owner),
+                            roomID: room.id))
+            change.emit(.event(AudioChatroomPlugin.seatChanged, roomID: room.id, actor: .account(account.accid), data: [
                 "seat": .number(Double(outcome.seat.index)), "status": .number(Double(outcome.seat.status)),
                 "account": outcome.seat.member.map { .string($0.account) } ?? .null, "command": .string(command.name),
             ]))
             if let attach = outcome.notifyHost {
-                tx.emit(.im(.notification(from: account.accid, to: room.owner, attach: attach, storeOffline: false), roomID: room.id))
+                change.emit(.im(.notification(from: account.accid, to: room.owner, attach: attach, storeOffline: false), roomID: room.id))
             }
-            return outcome.seat
+            return (change, outcome.seat)
         }
         return SeatInfo(seat)
     }

@@ -3,7 +3,8 @@ import Logging
 import PostgresNIO
 import RoomCore
 
-/// The seat rows of one room, on the caller's transaction.
+/// The seat rows of a room: created with it (on the engine's transaction),
+/// changed through `RoomEngine.change` as `seatRows`, listed for reads.
 struct SeatStore {
     let connection: PostgresConnection
     let logger: Logger
@@ -15,14 +16,10 @@ struct SeatStore {
             """, logger: logger)
     }
 
-    /// Every seat of the room, locked for this transaction (index order, so
-    /// two operations never lock in opposite orders).
-    func lockAll(_ tenantID: TenantID, _ roomID: RoomID) async throws -> [MicSeat] {
-        try Self.decode(try await connection.run("""
-            SELECT \(unescaped: Self.columns) FROM audio_chatroom_seats WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
-            ORDER BY seat_index FOR UPDATE
-            """, logger: logger).collect())
-    }
+    /// What a seat move reads and writes.
+    static let table = RoomRowTable<MicSeat>(
+        name: "audio_chatroom_seats", key: "seat_index",
+        columns: ["seat_index", "phase", "member_account", "member_nick", "member_avatar", "closed", "masked", "self_muted", "reason"])
 
     /// Every seat of the room as last committed, for reads.
     static func seats(_ tenantID: TenantID, _ roomID: RoomID, database: Database) async throws -> [MicSeat] {
@@ -41,13 +38,25 @@ struct SeatStore {
                     closed: closed, masked: masked, selfMuted: selfMuted, reason: reason)
         }
     }
+}
 
-    func save(_ seat: MicSeat, _ tenantID: TenantID, _ roomID: RoomID, now: Date) async throws {
-        try await connection.run("""
-            UPDATE audio_chatroom_seats SET phase = \(seat.phase.rawValue), member_account = \(seat.member?.account),
-                   member_nick = \(seat.member?.nick), member_avatar = \(seat.member?.avatar), closed = \(seat.closed),
-                   masked = \(seat.masked), self_muted = \(seat.selfMuted), reason = \(seat.reason), updated_at = \(now)
-            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND seat_index = \(seat.index)
-            """, logger: logger)
+/// A seat as its row's columns (`SeatStore.table`).
+extension MicSeat: RoomRow {
+    public init(columns: [String: JSONValue]) throws {
+        guard let index = columns["seat_index"]?.int64, let reason = columns["reason"]?.int64 else { throw SeatRowUnreadable() }
+        let account = columns["member_account"]?.string
+        self.init(index: Int(index), phase: columns["phase"]?.string.flatMap(Phase.init(rawValue:)) ?? .empty,
+                  member: account.map { SeatMember(account: $0, nick: columns["member_nick"]?.string ?? "", avatar: columns["member_avatar"]?.string ?? "") },
+                  closed: columns["closed"] == .bool(true), masked: columns["masked"] == .bool(true),
+                  selfMuted: columns["self_muted"] == .bool(true), reason: Int(reason))
+    }
+
+    public var columns: [String: JSONValue] {
+        ["seat_index": .number(Double(index)), "phase": .string(phase.rawValue),
+         "member_account": member.map { .string($0.account) } ?? .null, "member_nick": member.map { .string($0.nick) } ?? .null,
+         "member_avatar": member.map { .string($0.avatar) } ?? .null,
+         "closed": .bool(closed), "masked": .bool(masked), "self_muted": .bool(selfMuted), "reason": .number(Double(reason))]
     }
 }
+
+struct SeatRowUnreadable: Error {}

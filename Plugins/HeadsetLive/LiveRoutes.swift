@@ -144,10 +144,15 @@ enum LiveRoutes {
             guard room.owner == account.accid else { throw RoomError.notOwner }
             guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
             let session = try await call.tenant.intercom.session(for: roomID, expiresAt: live.deadline)
-            try await call.services.database.query("""
-                INSERT INTO headset_intercom (tenant_id, room_id, speak_url, listen_url, expires_at, created_at)
-                VALUES (\(call.tenant.id), \(roomID), \(session.speakURL), \(session.listenURL), \(session.expiresAt), \(call.services.clock.now()))
-                """)
+            // Recorded on the live room, locked: a close racing it either
+            // waits and ends this session too, or wins and it is refused
+            // (recorded after the close, nobody would have ended it).
+            try await call.services.engine.mutate(roomID, in: call.tenant, pluginID: pluginID) { tx in
+                try await tx.connection.run("""
+                    INSERT INTO headset_intercom (tenant_id, room_id, speak_url, listen_url, expires_at, created_at)
+                    VALUES (\(call.tenant.id), \(roomID), \(session.speakURL), \(session.listenURL), \(session.expiresAt), \(tx.now))
+                    """, logger: tx.logger)
+            }
             return Intercom(speakUrl: session.speakURL, listenUrl: session.listenURL, expiresAt: session.expiresAt.epochMilliseconds)
         },
     ]

@@ -83,7 +83,11 @@ enum HostRoutes {
             if status == 2 {
                 _ = try await call.services.engine.dissolve(room.id, by: .account(room.owner), in: call.tenant, pluginID: pluginID)
             } else {
-                try await QuizStore(database: call.services.database, tenantID: call.tenant.id).setStatus(game.roomID, to: status)
+                // On the live room, locked: a close racing it waits, or wins
+                // and the switch is refused instead of answered as done.
+                try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: pluginID) { tx in
+                    try await QuizWrites(connection: tx.connection, tenantID: call.tenant.id, logger: tx.logger).setStatus(game.roomID, to: status)
+                }
             }
             return EmptyObject()
         },

@@ -98,12 +98,6 @@ struct QuizStore {
             ON CONFLICT DO NOTHING
             """)
     }
-
-    func setStatus(_ roomID: RoomID, to status: Int) async throws {
-        try await database.query("""
-            UPDATE quiz_games SET status = \(status) WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND status < 2
-            """)
-    }
 }
 
 /// The quiz's writes on a transaction the caller holds (the engine's, for
@@ -112,6 +106,13 @@ struct QuizWrites {
     let connection: PostgresConnection
     let tenantID: TenantID
     let logger: Logger
+
+    /// The game's status (0 init, 1 live); a game over (2) stays over.
+    func setStatus(_ roomID: RoomID, to status: Int) async throws {
+        try await connection.run("""
+            UPDATE quiz_games SET status = \(status) WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND status < 2
+            """, logger: logger)
+    }
 
     /// Opens the question's answer window; false when it was published before.
     func publish(_ roomID: RoomID, question: Int, at now: Date, windowEndsAt: Date) async throws -> Bool {

@@ -3,7 +3,9 @@ import Logging
 import PostgresNIO
 import RoomCore
 
-/// The mic position rows of one room, on the caller's transaction.
+/// The mic position rows of one room: created with it and vacated on a
+/// leave (on the engine's transaction), moved through `RoomEngine.change`
+/// as `table`.
 struct MicPositionStore {
     let connection: PostgresConnection
     let logger: Logger
@@ -37,4 +39,22 @@ struct MicPositionStore {
                 """, logger: logger)
         }
     }
+
+    /// What a mic move reads and writes.
+    static let table = RoomRowTable<MicPosition>(name: "sealmic_mic_positions", key: "position", columns: ["position", "user_id", "locked", "muted"])
 }
+
+/// A mic position as its row's columns (`MicPositionStore.table`).
+extension MicPosition: RoomRow {
+    public init(columns: [String: JSONValue]) throws {
+        guard let position = columns["position"]?.int64 else { throw PositionRowUnreadable() }
+        self.init(position: Int(position), holder: columns["user_id"]?.string,
+                  locked: columns["locked"] == .bool(true), muted: columns["muted"] == .bool(true))
+    }
+
+    public var columns: [String: JSONValue] {
+        ["position": .number(Double(position)), "user_id": holder.map(JSONValue.string) ?? .null, "locked": .bool(locked), "muted": .bool(muted)]
+    }
+}
+
+struct PositionRowUnreadable: Error {}

@@ -3,9 +3,10 @@ import PostgresNIO
 import RoomCore
 
 /// `/room/mic/join`, `/room/mic/leave`, `/room/mic/change`, `/room/mic/control`.
-/// Each move is decided by `MicPositions` on the positions locked in one
-/// transaction that also queues the SM:* message with every position, so
-/// concurrent moves are serialized by PostgreSQL and the room hears each.
+/// Each move is decided by `MicPositions` on the positions as read, and
+/// written with the SM:* message of every position in one statement that
+/// applies only if the room did not change since (else it decides again),
+/// so concurrent moves are serialized by PostgreSQL and the room hears each.
 enum MicRoutes {
     typealias Settings = SealMicPlugin.Settings
 
@@ -69,22 +70,25 @@ enum MicRoutes {
         let room = try await RoomRoutes.liveRoom(call)
         var asked = [actor]
         if case .carry(let user, _, _) = command { asked.append(user) }
-        try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: SealMicPlugin.pluginID) { tx in
-            let joined = try await tx.joined(among: asked)
-            guard joined.contains(actor) else { throw ClientError(code: SealMicCode.notInRoom, message: "you are not in this room; call /room/join") }
+        // Decided on the positions and memberships as read, written in one
+        // statement only if the room did not change meanwhile.
+        try await call.services.engine.change(room.id, in: call.tenant, pluginID: SealMicPlugin.pluginID, rows: MicPositionStore.table, members: asked) { state in
+            guard state.joined.contains(actor) else { throw ClientError(code: SealMicCode.notInRoom, message: "you are not in this room; call /room/join") }
             var command = command
-            if case .carry(let user, _, let position) = command { command = .carry(user: user, userInRoom: joined.contains(user), position: position) }
-            let store = MicPositionStore(connection: tx.connection, logger: tx.logger)
-            let outcome = try MicPositions.decide(command, in: try await store.lockAll(room.tenantID, room.id), actor: actor, host: tx.room.owner)
-                .mapError(clientError).get()
-            try await store.save(outcome.changed, room.tenantID, room.id, now: tx.now)
-            tx.emit(SealMicMessages.positions(outcome, by: actor, room: tx.room))
-            tx.emit(.event(SealMicPlugin.positionsChanged, roomID: room.id, actor: .account(actor), data: [
+            if case .carry(let user, _, let position) = command { command = .carry(user: user, userInRoom: state.joined.contains(user), position: position) }
+            let outcome = try MicPositions.decide(command, in: state.rows, actor: actor, host: state.room.owner).mapError(clientError).get()
+            var change = RoomChange<MicPosition>()
+            // In order: a move frees its old position before taking the new one
+            // (one position per user is a unique index).
+            change.save(outcome.changed)
+            change.emit(SealMicMessages.positions(outcome, by: actor, room: state.room))
+            change.emit(.event(SealMicPlugin.positionsChanged, roomID: room.id, actor: .account(actor), data: [
                 "positions": .array(outcome.changed.map { position in
                     .object(["position": .number(Double(position.position)), "holder": position.holder.map(JSONValue.string) ?? .null,
                              "locked": .bool(position.locked), "muted": .bool(position.muted)])
                 }),
             ]))
+            return (change, ())
         }
         return true
     }

@@ -58,7 +58,9 @@ extension PostgresQuery.StringInterpolation {
     /// `INSERT INTO outbox …` of every row of `rows`, in order, spliced into
     /// a larger statement with its values bound (no RETURNING: the caller
     /// adds it if it wants the ids).
-    mutating func appendInterpolation(outboxInsert rows: OutboxRows, at now: Date) {
+    /// `onlyIf`: a CTE of the same statement; rows are written only if it
+    /// returned one (a change guarded by the room's version).
+    mutating func appendInterpolation(outboxInsert rows: OutboxRows, at now: Date, onlyIf guardCTE: String? = nil) {
         appendLiteral("""
             -- cross-tenant: the side effects of the tenants whose rooms a statement changed, each row naming its tenant
             INSERT INTO outbox (tenant_id, room_id, kind, lane, payload, next_attempt_at, created_at)
@@ -77,13 +79,15 @@ extension PostgresQuery.StringInterpolation {
         appendInterpolation(rows.lanes)
         appendLiteral("::text[], ")
         appendInterpolation(rows.payloads)
-        appendLiteral("::text[]) WITH ORDINALITY AS u(t, r, k, l, p, n) ORDER BY n")
+        appendLiteral("::text[]) WITH ORDINALITY AS u(t, r, k, l, p, n)")
+        if let guardCTE { appendLiteral(" WHERE EXISTS (SELECT 1 FROM \(guardCTE))") }
+        appendLiteral(" ORDER BY n")
     }
 }
 
 extension PostgresQuery.StringInterpolation {
     /// `INSERT INTO room_events …` of the plugin events among `rows`, in order.
-    mutating func appendInterpolation(timelineInsert rows: OutboxRows, at now: Date) {
+    mutating func appendInterpolation(timelineInsert rows: OutboxRows, at now: Date, onlyIf guardCTE: String? = nil) {
         let columns = rows.timelineColumns
         appendLiteral("""
             -- cross-tenant: the events of the tenants whose side effects these are, each row naming its tenant
@@ -100,6 +104,8 @@ extension PostgresQuery.StringInterpolation {
         appendInterpolation(columns.actors)
         appendLiteral("::text[], ")
         appendInterpolation(columns.details)
-        appendLiteral("::text[]) WITH ORDINALITY AS u(t, r, k, a, d, n) ORDER BY n")
+        appendLiteral("::text[]) WITH ORDINALITY AS u(t, r, k, a, d, n)")
+        if let guardCTE { appendLiteral(" WHERE EXISTS (SELECT 1 FROM \(guardCTE))") }
+        appendLiteral(" ORDER BY n")
     }
 }

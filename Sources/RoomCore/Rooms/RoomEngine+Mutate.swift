@@ -7,8 +7,9 @@ import PostgresNIO
 /// it either waits for it or wins as a whole.
 extension RoomEngine {
     /// Finds the plugin's room, checks it is live by `RoomLifecycle`'s one
-    /// definition, locks it (in a statement of its own, so what `body` reads
-    /// afterwards is read under the lock), runs `body`, writes the side
+    /// definition, locks it and bumps its version (in a statement of its own,
+    /// so what `body` reads afterwards is read under the lock, and a `change`
+    /// decided before sees the room moved), runs `body`, writes the side
     /// effects `body` emitted to the outbox, commits and wakes the dispatcher.
     public func mutate<Result: Sendable>(
         _ roomID: RoomID, in tenant: Tenant, pluginID: String,
@@ -17,7 +18,7 @@ extension RoomEngine {
         let now = clock.now()
         let (result, queued): (Result, Bool) = try await database.transaction { connection in
             let writes = writes(on: connection)
-            guard let room = try await writes.lockRoom(tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
+            guard let room = try await writes.lockRoomBumpingVersion(tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
             let transaction = RoomTransaction(room: room, connection: connection, now: now, logger: database.logger)
             let result = try await body(transaction)

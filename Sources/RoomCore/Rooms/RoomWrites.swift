@@ -27,9 +27,16 @@ struct RoomWrites {
         return RoomLifecycle.Snapshot(room: room, joinedCount: joinedCount, memberStatus: status)
     }
 
-    /// The room row locked for this transaction (see `lockSnapshot`).
-    func lockRoom(_ tenantID: TenantID, _ roomID: RoomID) async throws -> Room? {
-        try await lockedRow(tenantID, roomID)?.room
+    /// The room row locked for a plugin's change of its own rows, its
+    /// version bumped in the same statement: a change decided on an earlier
+    /// read (`RoomEngine.change`) then finds the version moved and decides
+    /// again, instead of overwriting what this transaction wrote.
+    func lockRoomBumpingVersion(_ tenantID: TenantID, _ roomID: RoomID) async throws -> Room? {
+        let rows = try await connection.run("""
+            UPDATE rooms SET version = version + 1 WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
+            RETURNING \(unescaped: RoomRows.columns)
+            """, logger: logger).collect()
+        return try rows.first.map(RoomRows.decode)
     }
 
     private func lockedRow(_ tenantID: TenantID, _ roomID: RoomID) async throws -> (room: Room, joinedCount: Int)? {

@@ -40,7 +40,7 @@ struct AdminAPI: Sendable {
     private func registerAccountRoutes(_ accounts: RouterGroup<RoomRequestContext>) {
         accounts.post(":accid/sessions/revoke") { _, context -> RevokedDTO in
             let tenant = try context.authorizedTenant(tenants)
-            let accid = try context.parameters.require("accid")
+            let accid = try context.parameters.text("accid")
             guard TextRules.fits(accid, 1...128) else { throw Problem.invalid("accid", "must be 1-128 characters without NUL") }
             let store = AccountStore(database: services.database, clock: services.clock)
             guard try await store.account(tenant.id, accid) != nil else { throw Problem.notFound("no account \(accid)") }

@@ -46,7 +46,7 @@ extension RoomRequestContext {
     /// tenant key elsewhere (whether or not that tenant exists), 404 for an
     /// operator asking for a tenant that does not exist.
     func authorizedTenant(_ tenants: TenantDirectory) throws -> Tenant {
-        let id = try parameters.require("tenant")
+        let id = try parameters.text("tenant")
         guard let principal, principal.mayAccess(id) else {
             throw Problem(.forbidden, code: "forbidden", detail: "this key does not reach tenant \(id)")
         }

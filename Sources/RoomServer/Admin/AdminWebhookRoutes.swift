@@ -46,7 +46,7 @@ extension AdminAPI {
 
         group.post("webhooks/:endpoint/test") { _, context -> EditedResponse<OutboxDTO> in
             let tenant = try context.authorizedTenant(tenants)
-            let name = try context.parameters.require("endpoint")
+            let name = try context.parameters.text("endpoint")
             guard let endpoint = tenant.webhook(name) else { throw Problem.notFound("no webhook endpoint \(name) in tenant \(tenant.id)") }
             // A burst of test events must not fill the webhook stream (#27).
             let now = services.clock.now()

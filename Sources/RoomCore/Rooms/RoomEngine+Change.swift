@@ -1,0 +1,161 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A plugin's change of one live room, decided then written once (#28): the
+/// engine reads the room and the plugin's rows in one statement, without a
+/// lock or a transaction; the plugin's pure rules decide on them; the engine
+/// writes the rows and the side effects in one statement that applies only
+/// if the room's version is still the one read. Every write of a room bumps
+/// its version (closes, joins, leaves, `mutate`), so under READ COMMITTED a
+/// racing writer makes this statement wait on the room's row, then find the
+/// version moved and write nothing: exactly one of two racing changes
+/// applies, and the other reads again and decides again.
+///
+/// Why: a seat move was 7 round trips (session, BEGIN, lock room, lock
+/// seats, save, outbox, COMMIT) with Swift running between a lock and a
+/// write; now it is the session, the read, the write and its commit probe.
+extension RoomEngine {
+    /// How often a change decides again after losing a race before the
+    /// caller is told to try again: 8 losses in a row means the room is
+    /// changing faster than this caller can read it.
+    static let changeAttempts = 8
+
+    /// `members`: accounts whose membership the decision needs (read with
+    /// the room: which of them are joined members now). `caller`: the
+    /// session the request came with, read with the room; a request without
+    /// a live session is refused with its `refusal` before anything else.
+    public func change<Row: RoomRow, Result: Sendable>(
+        _ roomID: RoomID, in tenant: Tenant, pluginID: String, rows table: RoomRowTable<Row>, members: [AccountID] = [],
+        caller: CallerSession? = nil,
+        _ decide: (RoomSnapshot<Row>) throws -> (RoomChange<Row>, Result)
+    ) async throws -> Result {
+        if let caller, caller.sid == nil { throw caller.refusal }
+        for _ in 1...Self.changeAttempts {
+            let now = clock.now()
+            let read = try await read(roomID, in: tenant, pluginID: pluginID, table: table, members: members, caller: caller, now: now)
+            if let caller, read.caller == nil { throw caller.refusal }
+            guard let room = read.room, room.pluginID == pluginID else { throw RoomError.notFound }
+            guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
+            let (change, result) = try decide(RoomSnapshot(room: room, rows: read.rows, joined: read.joined, caller: read.caller, now: now))
+            if try await write(change, to: room, version: read.version, table: table, now: now) {
+                if !change.effects.isEmpty { outboxSignal.wake() }
+                return result
+            }
+            database.logger.debug("a room changed between its read and a change's write; deciding again", metadata: ["room": "\(roomID)"])
+        }
+        throw DatabaseUnavailable("the room is changing too often at once; try again")
+    }
+
+    private struct ChangeRead<Row: RoomRow> {
+        var room: Room?
+        var version: Int64 = 0
+        var rows: [Row] = []
+        var joined: Set<AccountID> = []
+        var caller: Account?
+    }
+
+    /// The caller's session, the room, its version, the plugin's rows and
+    /// which of `members` are joined, in one statement: one row whether or
+    /// not the room or the session exists, so the two are told apart.
+    private func read<Row: RoomRow>(
+        _ roomID: RoomID, in tenant: Tenant, pluginID: String, table: RoomRowTable<Row>, members: [AccountID], caller: CallerSession?, now: Date
+    ) async throws -> ChangeRead<Row> {
+        let rows = try await database.query("""
+            SELECT \(unescaped: RoomRows.columns), version,
+                   (SELECT coalesce(jsonb_agg(to_jsonb(t) - 'tenant_id' - 'room_id' ORDER BY t.\(unescaped: table.key)), '[]'::jsonb)::text
+                    FROM \(unescaped: table.name) t WHERE t.tenant_id = rooms.tenant_id AND t.room_id = rooms.room_id),
+                   (SELECT coalesce(array_agg(m.accid), '{}') FROM room_members m
+                    WHERE m.tenant_id = rooms.tenant_id AND m.room_id = rooms.room_id AND m.status = 'joined' AND m.accid = ANY(\(members)::text[])),
+                   c.accid, c.nickname, c.avatar, c.role
+            FROM (SELECT 1) AS one
+            LEFT JOIN rooms ON rooms.tenant_id = \(tenant.id) AND rooms.room_id = \(roomID)
+            LEFT JOIN LATERAL (
+                SELECT a.accid, a.nickname, a.avatar, a.role FROM sessions s
+                JOIN accounts a ON a.tenant_id = s.tenant_id AND a.accid = s.accid
+                WHERE s.tenant_id = \(tenant.id) AND s.token_hash = \(caller?.sid.map(Secrets.sha256Hex) ?? "")
+                  AND s.plugin_id = \(caller?.pluginID ?? "") AND s.revoked_at IS NULL AND s.expires_at > \(now)
+            ) AS c ON true
+            """)
+        guard let row = rows.first else { throw RoomError.notFound }
+        let cells = row.makeRandomAccess()
+        var read = ChangeRead<Row>()
+        if let accid = try cells[20].decode(String?.self) {
+            read.caller = Account(accid: accid, nickname: try cells[21].decode(String.self), avatar: try cells[22].decode(String.self),
+                                  role: try cells[23].decode(String.self))
+        }
+        guard try cells[1].decode(Int64?.self) != nil else { return read }
+        read.room = try RoomRows.decode(row)
+        read.version = try cells[17].decode(Int64.self)
+        read.joined = Set(try cells[19].decode([String].self))
+        guard case .array(let objects)? = JSONValue.parse(try cells[18].decode(String.self)) else { throw RowsUnreadable(table: table.name) }
+        read.rows = try objects.map { object in
+            guard case .object(let columns) = object else { throw RowsUnreadable(table: table.name) }
+            return try Row(columns: columns)
+        }
+        return read
+    }
+
+    /// The change's rows and side effects, only if the room is still at
+    /// `version` (and open): returns whether it applied.
+    private func write<Row: RoomRow>(_ change: RoomChange<Row>, to room: Room, version: Int64, table: RoomRowTable<Row>, now: Date) async throws -> Bool {
+        var outbox = OutboxRows()
+        outbox.add(change.effects, tenantID: room.tenantID, webhooks: tenants(room.tenantID)?.webhooks ?? [], now: now)
+        let written = JSONValue.array(Self.lastByKey(change.rows, key: table.key).map { .object($0.columns) }).jsonText
+        let columns = table.columns + (table.stamp.map { [$0] } ?? [])
+        let values = table.columns.map { "x." + $0 } + (table.stamp == nil ? [] : ["v.at"])
+        let updated = columns.filter { $0 != table.key }
+        let onConflict = updated.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updated.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        let rows = try await database.query("""
+            WITH v AS (
+                UPDATE rooms SET version = version + 1
+                WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND version = \(version) AND state = 'open'
+                RETURNING tenant_id, room_id, \(now)::timestamptz AS at
+            ), w AS (
+                INSERT INTO \(unescaped: table.name) (tenant_id, room_id, \(unescaped: columns.joined(separator: ", ")))
+                SELECT v.tenant_id, v.room_id, \(unescaped: values.joined(separator: ", "))
+                FROM v, jsonb_populate_recordset(NULL::\(unescaped: table.name), \(written)::jsonb) AS x
+                ON CONFLICT (tenant_id, room_id, \(unescaped: table.key)) \(unescaped: onConflict)
+            ), timeline AS (
+                \(timelineInsert: outbox, at: now, onlyIf: "v")
+            ), queued AS (
+                \(outboxInsert: outbox, at: now, onlyIf: "v")
+            )
+            SELECT count(*)::int FROM v
+            """)
+        return try rows.decode(Int.self).first == 1
+    }
+
+    /// One row per key, the last saved: one statement may not write a row twice.
+    static func lastByKey<Row: RoomRow>(_ rows: [Row], key: String) -> [Row] {
+        var order: [String] = []
+        var last: [String: Row] = [:]
+        for row in rows {
+            let value = (row.columns[key] ?? .null).jsonText
+            if last[value] == nil { order.append(value) }
+            last[value] = row
+        }
+        return order.compactMap { last[$0] }
+    }
+}
+
+/// The plugin's rows did not read back as JSON objects: a defect, not input.
+struct RowsUnreadable: Error, CustomStringConvertible {
+    let table: String
+    var description: String { "the rows of \(table) could not be read" }
+}
+
+/// The session a change's request came with (a NetEase-style `sid` of the
+/// plugin), checked in the change's read.
+public struct CallerSession: Sendable {
+    public let sid: String?
+    public let pluginID: String
+    /// What the request is answered when the session is missing or not live.
+    public let refusal: any Error & Sendable
+
+    public init(sid: String?, pluginID: String, refusal: any Error & Sendable) {
+        self.sid = sid
+        self.pluginID = pluginID
+        self.refusal = refusal
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// One row of a plugin's per-room table (a seat, a mic position), as the
+/// engine reads and writes it for `RoomEngine.change`: the plugin never
+/// sends SQL for it. Rows travel as JSON objects keyed by column name, the
+/// way PostgreSQL's `to_jsonb` reads a row and `jsonb_populate_recordset`
+/// writes one, so the engine needs no per-plugin code to splice them into
+/// its one statement.
+public protocol RoomRow: Sendable {
+    /// The row as read (`tenant_id`, `room_id` and the stamp column left out).
+    init(columns: [String: JSONValue]) throws
+    /// The columns to write (every writable column, the key included).
+    var columns: [String: JSONValue] { get }
+}
+
+/// A plugin's table of rows per room: `(tenant_id, room_id, <key>)` is its
+/// primary key and `(tenant_id, room_id)` references the room, so its rows
+/// go with the room and one tenant's statement never reaches another's.
+public struct RoomRowTable<Row: RoomRow>: Sendable {
+    /// The table's name, one of the plugin's own (checked at tenant load).
+    public let name: String
+    /// The column after `tenant_id, room_id` in the primary key; rows are
+    /// read in its order.
+    public let key: String
+    /// Every column a change writes, the key included.
+    public let columns: [String]
+    /// A `timestamptz` column the engine sets to the change's time.
+    public let stamp: String?
+
+    public init(name: String, key: String, columns: [String], stamp: String? = "updated_at") {
+        precondition(Self.isIdentifier(name) && Self.isIdentifier(key) && columns.allSatisfy(Self.isIdentifier) && stamp.map(Self.isIdentifier) != false,
+                     "table and column names are plain identifiers")
+        precondition(columns.contains(key), "the key is one of the written columns")
+        self.name = name
+        self.key = key
+        self.columns = columns
+        self.stamp = stamp
+    }
+
+    /// Lowercase letters, digits and underscores, not starting with a digit:
+    /// the names are spliced into SQL text, so nothing else may pass.
+    static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+}
+
+/// What a change reads: the room as it is now (live, the plugin's) and its rows.
+public struct RoomSnapshot<Row: RoomRow>: Sendable {
+    public let room: Room
+    public let rows: [Row]
+    /// Which of the accounts the change asked about are joined members.
+    public let joined: Set<AccountID>
+    /// The account of the caller's session, when the change asked for it.
+    public let caller: Account?
+    /// The change's time: the room was live then, and rows are stamped with it.
+    public let now: Date
+}
+
+/// What a plugin decided about one room: the rows to write (inserted, or
+/// updated by their key) and the side effects, written by the engine in one
+/// statement that applies only if nothing changed the room since it was read.
+public struct RoomChange<Row: RoomRow>: Sendable {
+    public private(set) var rows: [Row] = []
+    public private(set) var effects: [OutboxMessage] = []
+
+    public init() {}
+
+    /// In order: a later row with the same key wins.
+    public mutating func save(_ row: Row) {
+        rows.append(row)
+    }
+
+    public mutating func save(_ rows: [Row]) {
+        self.rows += rows
+    }
+
+    public mutating func emit(_ message: OutboxMessage) {
+        effects.append(message)
+    }
+}
