@@ -14,7 +14,7 @@ enum AccountRoutes {
 
     static let routes: [ClientRoute<AudioChatroomPlugin.Settings>] = [
         ClientRoute("/user/get") { call in
-            let login = try await GuestLogin.login(call, pluginID: AudioChatroomPlugin.pluginID, ttlSeconds: call.settings.sessionTTLSeconds,
+            let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds,
                                                    prefix: "user", nickname: { "用户" + $0.suffix(6) }, avatar: call.settings.avatars.randomElement() ?? "")
             return UserInfo(sid: login.sid, accid: login.account.accid, nickname: login.account.nickname, icon: login.account.avatar,
                             imToken: login.imToken, availableAt: login.expiresAt.epochMilliseconds)

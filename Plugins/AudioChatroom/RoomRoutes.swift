@@ -32,7 +32,7 @@ enum RoomRoutes {
         ClientRoute("/room/list") { call in
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
-            let (listed, total) = try await call.services.engine.openRooms(call.tenant.id, pluginID: pluginID, limit: limit, offset: offset)
+            let (listed, total) = try await call.rooms.list(limit: limit, offset: offset)
             let page = listed.map(\.room)
             let online = try await call.tenant.im.onlineCounts(page.compactMap(\.imChatroomID))
             return Listing(total: total, list: page.map { room in
@@ -46,33 +46,32 @@ enum RoomRoutes {
             let name = try validRoomName(call.parameters)
             // One open room per creator, so the earlier ones are dissolved
             // first; the session check finds them in the same query.
-            let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
-            guard let (account, earlier) = try await accounts.resolveWithOpenRooms(call.tenant.id, sid: sid, pluginID: pluginID) else {
+            let accounts = call.accounts
+            guard let (account, earlier) = try await accounts.resolveWithOpenRooms(sid: sid) else {
                 throw NetEase.notLoggedIn()
             }
-            let engine = call.services.engine
             for roomID in earlier {
-                _ = try? await engine.dissolve(roomID, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+                _ = try? await call.rooms.dissolve(roomID, by: .account(account.accid))
             }
-            let room = try await call.createRoom(NewRoom(pluginID: pluginID, name: name, owner: account.accid), by: .account(account.accid))
+            let room = try await call.createRoom(NewRoom(name: name, owner: account.accid), by: .account(account.accid))
             return Created(roomId: room.id, creator: room.owner, name: room.name, thumbnail: thumbnail(room), createTime: room.createdAt.epochMilliseconds)
         },
 
         ClientRoute("/room/dissolve") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID)
+            let account = try await NetEase.account(call)
             let roomID = try call.parameters.requiredInt64("roomId")
-            _ = try await call.services.engine.dissolve(roomID, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+            _ = try await call.rooms.dissolve(roomID, by: .account(account.accid))
             return EmptyObject()
         },
 
         ClientRoute("/room/mute") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID)
+            let account = try await NetEase.account(call)
             let roomID = try call.parameters.requiredInt64("roomId")
             guard call.parameters.string("mute") != nil else { throw ParameterError(field: "mute", reason: "is required") }
             let mute = try call.parameters.bool("mute", default: false)
             let notify = try call.parameters.bool("needNotify", default: true)
             let notifyExt = try call.parameters.bool("notifyExt", default: false)
-            let room = try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID)
+            let room = try await call.rooms.live(roomID)
             guard room.owner == account.accid else { throw RoomError.notOwner }
             guard let chatroom = room.imChatroomID else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
             // Whole-room mute is the IM provider's; asking twice is success.

@@ -60,7 +60,7 @@ enum SeatRoutes {
             }
         } + [ClientRoute("/mic/list") { call in
             let roomID = try call.parameters.requiredInt64("roomId")
-            let room = try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: AudioChatroomPlugin.pluginID)
+            let room = try await call.rooms.live(roomID)
             // A read: no lock, the seats as last committed.
             let seats = try await SeatStore.seats(call.tenant.id, room.id, database: call.services.database)
             return Seats(total: seats.count, list: seats.map(SeatInfo.init))
@@ -81,8 +81,8 @@ enum SeatRoutes {
         // The caller's session, the room and its seats in one read; decided
         // on them and written only if the room did not change meanwhile (a
         // racing move or close decides again or wins).
-        let caller = CallerSession(sid: sid, pluginID: AudioChatroomPlugin.pluginID, refusal: NetEase.notLoggedIn())
-        let seat = try await call.services.engine.change(roomID, in: call.tenant, pluginID: AudioChatroomPlugin.pluginID, rows: SeatStore.table,
+        let caller = CallerSession(sid: sid, refusal: NetEase.notLoggedIn())
+        let seat = try await call.rooms.change(roomID, rows: SeatStore.table,
                                                          caller: caller) { state in
             let room = state.room
             guard let account = state.caller else { throw NetEase.notLoggedIn() }

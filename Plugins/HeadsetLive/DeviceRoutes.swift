@@ -41,14 +41,14 @@ enum DeviceRoutes {
 
     static let routes: [ClientRoute<Settings>] = [
         ClientRoute("/user/get") { call in
-            let login = try await GuestLogin.login(call, pluginID: pluginID, ttlSeconds: call.settings.sessionTTLSeconds,
+            let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds,
                                                    prefix: "phone", nickname: { "手机" + $0.suffix(6) })
             return UserInfo(sid: login.sid, accid: login.account.accid, nickname: login.account.nickname, availableAt: login.expiresAt.epochMilliseconds)
         },
 
         /// Binding again to the same phone is success; another phone gets 1301.
         ClientRoute("/device/bind") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID)
+            let account = try await NetEase.account(call)
             let device = try deviceID(call.parameters)
             // The primary key decides a race: the loser's insert does nothing, and
             // a new statement (a new snapshot) then sees the winner's row.
@@ -71,11 +71,11 @@ enum DeviceRoutes {
 
         /// Ends the device's live room first.
         ClientRoute("/device/unbind") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID)
+            let account = try await NetEase.account(call)
             let device = try deviceID(call.parameters)
             guard try await owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
             if let roomID = try await LiveRoutes.liveRoomID(ofDevice: device, call) {
-                _ = try? await call.services.engine.dissolve(roomID, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+                _ = try? await call.rooms.dissolve(roomID, by: .account(account.accid))
             }
             try await call.services.database.query("""
                 DELETE FROM headset_devices WHERE tenant_id = \(call.tenant.id) AND device_id = \(device) AND owner = \(account.accid)
@@ -84,7 +84,7 @@ enum DeviceRoutes {
         },
 
         ClientRoute("/device/list") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID)
+            let account = try await NetEase.account(call)
             let rows = try await call.services.database.query("""
                 SELECT d.device_id, d.bound_at, r.room_id FROM headset_devices d
                 LEFT JOIN headset_rooms r ON r.tenant_id = d.tenant_id AND r.device_id = d.device_id AND r.active

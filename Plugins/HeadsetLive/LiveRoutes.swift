@@ -70,7 +70,7 @@ enum LiveRoutes {
     static let routes: [ClientRoute<Settings>] = [
         /// One open room per device: starting again returns it with freshly signed URLs.
         ClientRoute("/live/start") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID)
+            let account = try await NetEase.account(call)
             let device = try DeviceRoutes.deviceID(call.parameters)
             let title = call.parameters.string("title") == nil ? "直播" : try call.parameters.text("title", characters: 1...32)
             guard try await DeviceRoutes.owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
@@ -79,7 +79,7 @@ enum LiveRoutes {
             }
             do {
                 let room = try await call.createRoom(
-                    NewRoom(pluginID: pluginID, name: title, owner: account.accid, options: ["deviceId": .string(device)]),
+                    NewRoom(name: title, owner: account.accid, options: ["deviceId": .string(device)]),
                     by: .account(account.accid))
                 guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
                 return try await started(live, call)
@@ -91,16 +91,16 @@ enum LiveRoutes {
         },
 
         ClientRoute("/live/stop") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID)
+            let account = try await NetEase.account(call)
             let roomID = try call.parameters.requiredInt64("roomId")
-            _ = try await call.services.engine.dissolve(roomID, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+            _ = try await call.rooms.dissolve(roomID, by: .account(account.accid))
             return EmptyObject()
         },
 
         /// Rooms whose stream is live now, latest deadline (newest) first. Pull URLs are signed
         /// credentials: only a logged-in app gets them.
         ClientRoute("/live/list", methods: [.get, .post]) { call in
-            _ = try await NetEase.account(call, pluginID: pluginID)
+            _ = try await NetEase.account(call)
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
             // The plugin's own rows say which room streams; the engine says which is live.
@@ -114,7 +114,7 @@ enum LiveRoutes {
             var list: [Listed] = []
             for (roomID, count) in try rows.decode((Int64, Int).self) {
                 total = count
-                guard let room = try await call.services.engine.store.room(call.tenant.id, roomID), call.services.engine.isLive(room),
+                guard let room = try await call.rooms.find(roomID), call.rooms.isLive(room),
                       let live = try await liveRoom(room, call) else { continue }
                 let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: room.expiresAt)
                 list.append(Listed(roomId: roomID, title: live.title, deviceId: live.deviceID, creator: room.owner, liveStatus: 1,
@@ -124,9 +124,9 @@ enum LiveRoutes {
         },
 
         ClientRoute("/live/query", methods: [.get, .post]) { call in
-            _ = try await NetEase.account(call, pluginID: pluginID)
+            _ = try await NetEase.account(call)
             let roomID = try call.parameters.requiredInt64("roomId")
-            let room = try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID)
+            let room = try await call.rooms.live(roomID)
             guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
             let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: room.expiresAt)
             var online = 0
@@ -138,16 +138,16 @@ enum LiveRoutes {
 
         /// Owner only; stream names are new and unguessable per session.
         ClientRoute("/intercom/start") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID)
+            let account = try await NetEase.account(call)
             let roomID = try call.parameters.requiredInt64("roomId")
-            let room = try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID)
+            let room = try await call.rooms.live(roomID)
             guard room.owner == account.accid else { throw RoomError.notOwner }
             guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
             let session = try await call.tenant.intercom.session(for: roomID, expiresAt: live.deadline)
             // Recorded on the live room, locked: a close racing it either
             // waits and ends this session too, or wins and it is refused
             // (recorded after the close, nobody would have ended it).
-            try await call.services.engine.mutate(roomID, in: call.tenant, pluginID: pluginID) { tx in
+            try await call.rooms.mutate(roomID) { tx in
                 try await tx.connection.run("""
                     INSERT INTO headset_intercom (tenant_id, room_id, speak_url, listen_url, expires_at, created_at)
                     VALUES (\(call.tenant.id), \(roomID), \(session.speakURL), \(session.listenURL), \(session.expiresAt), \(tx.now))
@@ -165,7 +165,7 @@ enum LiveRoutes {
     }
 
     static func liveRoom(_ roomID: RoomID, _ call: ClientCall<Settings>) async throws -> LiveRoom? {
-        guard let room = try await call.services.engine.store.room(call.tenant.id, roomID) else { return nil }
+        guard let room = try await call.rooms.find(roomID) else { return nil }
         return try await liveRoom(room, call)
     }
 
@@ -180,7 +180,7 @@ enum LiveRoutes {
 
     /// 1 while the live provider last reported the stream pushing.
     static func liveStatus(_ live: LiveRoom, _ call: ClientCall<Settings>) async throws -> Int {
-        try await ProviderStateStore(database: call.services.database).stream(call.tenant.id, live.stream)?.live == true ? 1 : 0
+        try await call.rooms.stream(live.stream)?.live == true ? 1 : 0
     }
 
     static func started(_ live: LiveRoom, _ call: ClientCall<Settings>) async throws -> Started {

@@ -65,7 +65,7 @@ enum HostRoutes {
             let room: Room
             do {
                 room = try await call.createRoom(
-                    NewRoom(pluginID: pluginID, name: "竞答 \(device.prefix(32))", owner: "host-" + Secrets.randomToken(bytes: 8), options: options),
+                    NewRoom(name: "竞答 \(device.prefix(32))", owner: "host-" + Secrets.randomToken(bytes: 8), options: options),
                     by: .system)
             } catch let error as ClientError where error.code == QuizCodes.deviceHasGame {
                 // A concurrent create for this device won (the unique index decided).
@@ -81,11 +81,11 @@ enum HostRoutes {
             let status = try call.parameters.int("status", default: -1, in: -1...2)
             guard status >= 0 else { throw ParameterError(field: "status", reason: "is required: 0 init, 1 live, 2 over") }
             if status == 2 {
-                _ = try await call.services.engine.dissolve(room.id, by: .account(room.owner), in: call.tenant, pluginID: pluginID)
+                _ = try await call.rooms.dissolve(room.id, by: .account(room.owner))
             } else {
                 // On the live room, locked: a close racing it waits, or wins
                 // and the switch is refused instead of answered as done.
-                try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: pluginID) { tx in
+                try await call.rooms.mutate(room.id) { tx in
                     try await QuizWrites(connection: tx.connection, tenantID: call.tenant.id, logger: tx.logger).setStatus(game.roomID, to: status)
                 }
             }
@@ -103,7 +103,7 @@ enum HostRoutes {
             guard let question = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
             guard question.publishedAt == nil else { throw ClientError(code: NetEase.badParameter, message: "question \(questionID) was published already") }
             let message = QuizMessages.question(question, time: time)
-            try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: pluginID) { tx in
+            try await call.rooms.mutate(room.id) { tx in
                 let writes = QuizWrites(connection: tx.connection, tenantID: call.tenant.id, logger: tx.logger)
                 let windowEndsAt = tx.now.addingTimeInterval(TimeInterval(call.settings.answerWindowSeconds))
                 guard try await writes.publish(game.roomID, question: question.id, at: tx.now, windowEndsAt: windowEndsAt) else { throw ClientError(code: NetEase.badParameter, message: "question \(questionID) was published already") }
@@ -126,7 +126,7 @@ enum HostRoutes {
             let (game, room) = try await host(call)
             let time = try call.parameters.requiredInt64("time")
             let outcome = try await result(call, game: game, questionID: try call.parameters.requiredInt64("questionId"))
-            try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: pluginID) { tx in
+            try await call.rooms.mutate(room.id) { tx in
                 let writes = QuizWrites(connection: tx.connection, tenantID: call.tenant.id, logger: tx.logger)
                 guard try await writes.publishResult(game.roomID, question: outcome.questionId, at: tx.now) else { return }
                 tx.emit(QuizMessages.chatroom(QuizMessages.answer(outcome, time: time), room: tx.room))
@@ -155,7 +155,7 @@ enum HostRoutes {
               Secrets.equal(game.passwordHash, Secrets.sha256Hex(password)) else {
             throw NetEase.notLoggedIn("roomId and password do not match a game")
         }
-        guard game.status < 2, let room = try? await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID) else { throw QuizCodes.over() }
+        guard game.status < 2, let room = try? await call.rooms.live(roomID) else { throw QuizCodes.over() }
         return (game, room)
     }
 
@@ -166,7 +166,7 @@ enum HostRoutes {
         guard let password = call.parameters.string("password"), Secrets.equal(game.passwordHash, Secrets.sha256Hex(password)) else {
             throw QuizCodes.deviceBusy()
         }
-        let room = try await call.services.engine.liveRoom(game.roomID, in: call.tenant, pluginID: pluginID)
+        let room = try await call.rooms.live(game.roomID)
         return try await created(call, room: room, game: game, password: password)
     }
 

@@ -39,7 +39,7 @@ enum PlayerRoutes {
     static let routes: [ClientRoute<Settings>] = [
         /// Login and registration in one: a live sid is renewed, anything else gets a new guest.
         ClientRoute("/quiz/player/create") { call in
-            let login = try await GuestLogin.login(call, pluginID: pluginID, ttlSeconds: call.settings.sessionTTLSeconds,
+            let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds,
                                                    prefix: "quiz", nickname: { "玩家" + $0.suffix(6) })
             return Player(accid: login.account.accid, nickname: login.account.nickname, imToken: login.imToken, sid: login.sid,
                           availableAt: login.expiresAt.epochMilliseconds)
@@ -47,16 +47,16 @@ enum PlayerRoutes {
 
         /// Entering: the shipped app queries the room as it enters, which makes it a player.
         ClientRoute("/quiz/player/room/query") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID, accidAsSid: call.settings.accidAsSid)
+            let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)
             let roomID = try call.parameters.requiredInt64("roomId")
             let store = QuizStore(database: call.services.database, tenantID: call.tenant.id)
             guard let game = try await store.game(roomID) else { throw RoomError.notFound }
-            guard game.status < 2, let room = try? await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID) else { throw QuizCodes.over() }
+            guard game.status < 2, let room = try? await call.rooms.live(roomID) else { throw QuizCodes.over() }
             try await store.enter(roomID, accid: account.accid, revives: call.settings.revives, now: call.services.clock.now())
             let pull = try await call.tenant.live.pullURLs(stream: game.stream, expiresAt: room.expiresAt)
             var online = 0
             if let chatroom = room.imChatroomID { online = try await call.tenant.im.onlineCounts([chatroom])[chatroom] ?? 0 }
-            let streaming = try await ProviderStateStore(database: call.services.database).stream(call.tenant.id, game.stream)?.live ?? false
+            let streaming = try await call.rooms.stream(game.stream)?.live ?? false
             let count = try await store.questions(roomID).count
             return RoomInfo(roomId: roomID, name: room.name, creator: room.owner, rtmpPullUrl: pull.rtmp, hlsPullUrl: pull.hls, httpPullUrl: pull.flv,
                             roomStatus: room.isOpen, liveStatus: streaming || game.status == 1 ? 1 : 0, onlineUserCount: online,
@@ -65,7 +65,7 @@ enum PlayerRoutes {
 
         /// Judged in one transaction on the player's row, with the server's clock.
         ClientRoute("/quiz/player/answer") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID, accidAsSid: call.settings.accidAsSid)
+            let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)
             let roomID = try call.parameters.requiredInt64("roomId")
             let questionID = try call.parameters.requiredInt64("questionId")
             let option = try call.parameters.requiredInt64("answer")

@@ -32,10 +32,10 @@ enum AccountRoutes {
             let nickname = try call.parameters.text("nickname", characters: 1...32)
             let password = try md5Password(call.parameters)
             try await call.throttle(.newAccount)
-            let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
+            let accounts = call.accounts
             let account = Account(accid: accid, nickname: nickname, role: Role.student.rawValue)
             let hash = try await CPUWork.run { Bcrypt.hash(password, cost: bcryptCost) }
-            guard try await accounts.create(call.tenant.id, account, passwordHash: hash) else {
+            guard try await accounts.create(account, passwordHash: hash) else {
                 throw ClientError(code: LessonCodes.accountExists, message: "accid \(accid) is already registered")
             }
             // The app logs in to IM with its password's MD5 as the token. An
@@ -45,18 +45,18 @@ enum AccountRoutes {
             do {
                 credentials = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: nickname, token: password))
             } catch {
-                try? await accounts.delete(call.tenant.id, accid)
+                try? await accounts.delete(accid)
                 throw error
             }
-            let session = try await accounts.openSession(call.tenant.id, accid: accid, pluginID: pluginID, ttlSeconds: call.settings.sessionTTLSeconds)
+            let session = try await accounts.openSession(accid: accid, ttlSeconds: call.settings.sessionTTLSeconds)
             return Registered(accid: accid, nickname: nickname, imToken: credentials.token, sid: session.sid, availableAt: session.expiresAt.epochMilliseconds)
         },
 
         /// Who an accid is; with the right password, also a session.
         ClientRoute("/user/check") { call in
             let accid = try call.parameters.required("accid")
-            let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
-            guard let (account, hash) = try await accounts.accountWithPassword(call.tenant.id, accid), let role = Role(rawValue: account.role) else {
+            let accounts = call.accounts
+            guard let (account, hash) = try await accounts.accountWithPassword(accid), let role = Role(rawValue: account.role) else {
                 throw ClientError(code: LessonCodes.noSuchAccount, message: "no account \(accid)")
             }
             guard call.parameters.string("password") != nil else {
@@ -65,7 +65,7 @@ enum AccountRoutes {
             let password = try md5Password(call.parameters)
             // bcrypt is CPU work: off the event loops, where it would stall every
             // tenant. Failures are limited per account and address (#27).
-            let matches = try await call.checkLogin(accid, pluginID: pluginID) {
+            let matches = try await call.checkLogin(accid) {
                 guard let hash else { return false }
                 return try await CPUWork.run { Bcrypt.verify(password, hash: hash) }
             }
@@ -76,7 +76,7 @@ enum AccountRoutes {
             // password renews the IM token (students lost IM 7 days after
             // registering, and for good after a revoke, when only /user/reg issued it).
             _ = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: account.nickname, token: password))
-            let session = try await accounts.openSession(call.tenant.id, accid: accid, pluginID: pluginID, ttlSeconds: call.settings.sessionTTLSeconds)
+            let session = try await accounts.openSession(accid: accid, ttlSeconds: call.settings.sessionTTLSeconds)
             return Checked(accid: accid, nickname: account.nickname, userType: role.userType, sid: session.sid,
                            availableAt: session.expiresAt.epochMilliseconds)
         },
@@ -113,7 +113,7 @@ enum AccountRoutes {
 
     /// The account of the call, which must have `role`.
     static func account(_ call: ClientCall<Settings>, as role: Role) async throws -> Account {
-        let account = try await NetEase.account(call, pluginID: pluginID, accidAsSid: call.settings.accidAsSid)
+        let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)
         guard account.role == role.rawValue else {
             throw role == .teacher ? NetEase.notLoggedIn("this is not a teacher's account")
                 : ClientError(code: NetEase.forbidden, message: "only students book lessons")

@@ -46,12 +46,12 @@ enum LessonRoutes {
             let store = LessonStore(call)
             guard try await store.active(student: student.accid).isEmpty else { throw LessonCodes.alreadyBooked() }
             // Counted before the teacher exists, so a refusal leaves nothing to undo.
-            try await call.throttle(.newRoom(pluginID: pluginID))
+            try await call.throttle(.newRoom)
             let (teacher, password) = try await createTeacher(call)
             do {
                 let sealed = try await call.services.secrets.seal(password, database: call.services.database)
                 let room = try await call.createRoom(
-                    NewRoom(pluginID: pluginID, name: "lesson of \(student.accid)", owner: teacher.accid,
+                    NewRoom(name: "lesson of \(student.accid)", owner: teacher.accid,
                             options: ["student": .string(student.accid), "sealedTeacherPassword": .string(sealed)]),
                     by: .account(student.accid), counted: true)
                 return Lesson(roomId: room.id, teacherAccid: teacher.accid, teacherName: teacher.nickname, teacherPassword: password,
@@ -61,7 +61,7 @@ enum LessonRoutes {
                 // never existed. When the outcome is unknown (the connection
                 // dropped around the commit) the teacher stays: deleting the
                 // teacher of a booking that did commit would strand the lesson.
-                try? await AccountStore(database: call.services.database, clock: call.services.clock).delete(call.tenant.id, teacher.accid)
+                try? await call.accounts.delete(teacher.accid)
                 throw refusal
             }
         },
@@ -98,13 +98,13 @@ enum LessonRoutes {
             guard let lesson = try await LessonStore(call).lesson(roomID), lesson.teacher.accid == teacher.accid else {
                 throw ClientError(code: NetEase.roomNotFound, message: "room \(roomID) is not a lesson of yours")
             }
-            _ = try await call.services.engine.dissolve(roomID, by: .account(teacher.accid), in: call.tenant, pluginID: pluginID)
+            _ = try await call.rooms.dissolve(roomID, by: .account(teacher.accid))
             return EmptyObject()
         },
 
         /// The teacher opens the classroom; the student may enter after.
         ClientRoute("/room/enter") { call in
-            let account = try await NetEase.account(call, pluginID: pluginID, accidAsSid: call.settings.accidAsSid)
+            let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)
             let roomID = try roomID(call.parameters)
             guard let lesson = try await LessonStore(call).lesson(roomID) else {
                 throw ClientError(code: NetEase.roomNotFound, message: "no lesson \(roomID)")
@@ -113,12 +113,11 @@ enum LessonRoutes {
             guard isTeacher || account.accid == lesson.student.accid else {
                 throw ClientError(code: NetEase.forbidden, message: "this lesson is for its teacher and its student only")
             }
-            let room = try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID)
+            let room = try await call.rooms.live(roomID)
             if !isTeacher, room.reservation?.claimedAt == nil {
                 throw ClientError(code: LessonCodes.teacherNotIn, message: "the teacher has not opened the classroom yet")
             }
-            let joined = try await call.services.engine.join(roomID, account: account.accid, role: isTeacher ? "teacher" : "student",
-                                                             in: call.tenant, pluginID: pluginID).room
+            let joined = try await call.rooms.join(roomID, account: account.accid, role: isTeacher ? "teacher" : "student").room
             let opened = joined.reservation?.claimedAt ?? joined.createdAt
             return Entered(roomId: roomID, role: isTeacher ? "teacher" : "student",
                            peerAccid: isTeacher ? lesson.student.accid : lesson.teacher.accid, openedAt: opened.epochMilliseconds)
@@ -133,14 +132,14 @@ enum LessonRoutes {
 
     /// A teacher account `t` + 8 digits with a generated password, and its IM account.
     static func createTeacher(_ call: ClientCall<Settings>) async throws -> (Account, password: String) {
-        let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
+        let accounts = call.accounts
         let password = String((0..<8).map { _ in "abcdefghijkmnpqrstuvwxyz23456789".randomElement()! })
         let md5 = AccountRoutes.md5(password)
         let hash = try await CPUWork.run { Bcrypt.hash(md5, cost: AccountRoutes.bcryptCost) }
         for _ in 0..<5 {
             let digits = String(UInt64.random(in: 10_000_000...99_999_999))
             let teacher = Account(accid: "t" + digits, nickname: "老师" + digits.suffix(4), role: AccountRoutes.Role.teacher.rawValue)
-            guard try await accounts.create(call.tenant.id, teacher, passwordHash: hash) else { continue }
+            guard try await accounts.create(teacher, passwordHash: hash) else { continue }
             _ = try await call.tenant.im.createAccount(IMAccount(accid: teacher.accid, name: teacher.nickname, token: md5))
             return (teacher, password)
         }

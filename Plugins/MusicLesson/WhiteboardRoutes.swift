@@ -50,7 +50,7 @@ enum WhiteboardRoutes {
             if case .failure(let error) = WhiteboardParser.parse(data) { throw ParameterError(field: "data", reason: error.description) }
             let peer = account.accid == lesson.teacher.accid ? lesson.student.accid : lesson.teacher.accid
             // The classroom is locked and live for the append: a close racing it waits or wins.
-            let stored = try await call.services.engine.mutate(lesson.roomID, in: call.tenant, pluginID: MusicLessonPlugin.pluginID) { tx in
+            let stored = try await call.rooms.mutate(lesson.roomID) { tx in
                 guard tx.room.reservation?.claimedAt != nil else {
                     throw ClientError(code: LessonCodes.teacherNotIn, message: "the teacher has not opened the classroom yet")
                 }
@@ -107,7 +107,7 @@ enum WhiteboardRoutes {
 
     /// The caller and the lesson; only its teacher and its student may draw or replay.
     static func party(_ call: ClientCall<Settings>) async throws -> (Account, LessonStore.Lesson) {
-        let account = try await NetEase.account(call, pluginID: MusicLessonPlugin.pluginID, accidAsSid: call.settings.accidAsSid)
+        let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)
         let roomID = try LessonRoutes.roomID(call.parameters)
         guard let lesson = try await LessonStore(call).lesson(roomID) else { throw ClientError(code: NetEase.roomNotFound, message: "no lesson \(roomID)") }
         guard account.accid == lesson.teacher.accid || account.accid == lesson.student.accid else {

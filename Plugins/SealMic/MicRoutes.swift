@@ -72,7 +72,7 @@ enum MicRoutes {
         if case .carry(let user, _, _) = command { asked.append(user) }
         // Decided on the positions and memberships as read, written in one
         // statement only if the room did not change meanwhile.
-        try await call.services.engine.change(room.id, in: call.tenant, pluginID: SealMicPlugin.pluginID, rows: MicPositionStore.table, members: asked) { state in
+        try await call.rooms.change(room.id, rows: MicPositionStore.table, members: asked) { state in
             guard state.joined.contains(actor) else { throw ClientError(code: SealMicCode.notInRoom, message: "you are not in this room; call /room/join") }
             var command = command
             if case .carry(let user, _, let position) = command { command = .carry(user: user, userInRoom: state.joined.contains(user), position: position) }
@@ -102,7 +102,7 @@ enum MicRoutes {
         let seats = try await SealMicReads(call).positions(room)
         guard let holder = seats.first(where: { $0.position == position })?.holder else { throw clientError(.empty(position: position)) }
         if let user, user != holder { throw clientError(.notYours(position: position)) }
-        try await call.services.engine.leave(room.id, account: holder, by: .account(host), in: call.tenant, pluginID: SealMicPlugin.pluginID)
+        try await call.rooms.leave(room.id, account: holder, by: .account(host))
         return true
     }
 

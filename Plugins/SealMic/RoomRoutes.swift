@@ -13,7 +13,7 @@ enum RoomRoutes {
             let subject = try call.parameters.text("subject", characters: 1...64)
             let roomType = try call.parameters.int("roomType", default: call.parameters.int("type", default: 0, in: 0...1_000), in: 0...1_000)
             let room = try await call.createRoom(
-                NewRoom(pluginID: pluginID, name: subject, owner: account.accid, options: ["roomType": .number(Double(roomType))]),
+                NewRoom(name: subject, owner: account.accid, options: ["roomType": .number(Double(roomType))]),
                 by: .account(account.accid))
             return SealMicReads.Summary(room, memberCount: 1)
         },
@@ -33,7 +33,7 @@ enum RoomRoutes {
         ClientRoute("/room/join") { call in
             let account = try await SealMicAuth.account(call)
             let room = try await liveRoom(call)
-            _ = try await call.services.engine.join(room.id, account: account.accid, role: "listener", in: call.tenant, pluginID: pluginID)
+            _ = try await call.rooms.join(room.id, account: account.accid, role: "listener")
             return try await SealMicReads(call).detail(room)
         },
 
@@ -42,9 +42,9 @@ enum RoomRoutes {
             let account = try await SealMicAuth.account(call)
             let room = try await liveRoom(call)
             if account.accid == room.owner {
-                _ = try await call.services.engine.dissolve(room.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+                _ = try await call.rooms.dissolve(room.id, by: .account(account.accid))
             } else {
-                try await call.services.engine.leave(room.id, account: account.accid, in: call.tenant, pluginID: pluginID)
+                try await call.rooms.leave(room.id, account: account.accid)
             }
             return true
         },
@@ -52,7 +52,7 @@ enum RoomRoutes {
         ClientRoute("/room/destroy") { call in
             let account = try await SealMicAuth.account(call)
             let room = try await liveRoom(call)
-            _ = try await call.services.engine.dissolve(room.id, by: .account(account.accid), in: call.tenant, pluginID: pluginID)
+            _ = try await call.rooms.dissolve(room.id, by: .account(account.accid))
             return true
         },
 
@@ -87,7 +87,7 @@ enum RoomRoutes {
         let missing = ClientError(code: SealMicCode.roomNotFound, message: "room \(text) does not exist")
         guard let roomID = RoomID(text) else { throw missing }
         do {
-            return try await call.services.engine.liveRoom(roomID, in: call.tenant, pluginID: pluginID)
+            return try await call.rooms.live(roomID)
         } catch RoomError.notFound, RoomError.closed {
             throw missing
         }

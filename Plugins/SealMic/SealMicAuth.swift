@@ -12,8 +12,8 @@ enum SealMicAuth {
 
     static func account<Settings>(_ call: ClientCall<Settings>) async throws -> Account {
         guard let token = token(call) else { throw SealMicCode.invalidAuth("the Authorization header is missing; call /user/login") }
-        let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
-        guard let account = try await accounts.resolveSigned(call.tenant.id, token: token, pluginID: SealMicPlugin.pluginID, keyring: call.services.tokenKeys) else {
+        let accounts = call.accounts
+        guard let account = try await accounts.resolveSigned(token: token) else {
             throw SealMicCode.invalidAuth()
         }
         return account

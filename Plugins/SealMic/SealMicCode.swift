@@ -1,6 +1,7 @@
 import RoomCore
 
-/// SealMic's errCodes (shared/docs/PROTOCOLS.md), shared by every SealMic route.
+/// SealMic's errCodes, as the shipped SealMic apps read them (the README's
+/// sealmic table lists each), shared by every SealMic route.
 enum SealMicCode {
     static let badParameter = 1
     static let invalidAuth = 2

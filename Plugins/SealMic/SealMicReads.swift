@@ -68,13 +68,13 @@ struct SealMicReads {
 
     /// The live ones, newest first.
     func openRooms(limit: Int) async throws -> [Summary] {
-        let (listed, _) = try await call.services.engine.openRooms(tenantID, pluginID: SealMicPlugin.pluginID, limit: limit)
+        let (listed, _) = try await call.rooms.list(limit: limit)
         return listed.map { Summary($0.room, memberCount: $0.joinedCount) }
     }
 
     func members(_ room: Room) async throws -> [Member] {
         let seated = Set(try await positions(room).compactMap(\.holder))
-        return try await call.services.engine.store.members(tenantID, room.id).filter { $0.status == .joined }.map { member in
+        return try await call.rooms.members(room).filter { $0.status == .joined }.map { member in
             let role: Role = member.accid == room.owner ? .host : seated.contains(member.accid) ? .onMic : .listener
             return Member(userId: member.accid, joinDt: member.joinedAt.epochMilliseconds, role: role.rawValue)
         }
@@ -102,7 +102,7 @@ struct SealMicReads {
 
     /// Saves the background and tells the room, in one transaction on the live room.
     func setBackground(_ bgId: Int, room: Room, by host: AccountID) async throws {
-        try await call.services.engine.mutate(room.id, in: call.tenant, pluginID: SealMicPlugin.pluginID) { tx in
+        try await call.rooms.mutate(room.id) { tx in
             try await tx.mergeAttributes(["bgId": .number(Double(bgId))])
             tx.emit(SealMicMessages.background(bgId, by: host, room: tx.room))
         }

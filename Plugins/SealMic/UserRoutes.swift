@@ -18,17 +18,16 @@ enum UserRoutes {
         ClientRoute("/user/login") { call in
             let deviceID = try call.parameters.required("deviceId")
             guard deviceID.count <= 128 else { throw ParameterError(field: "deviceId", reason: "must be at most 128 characters") }
-            let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
-            let pluginID = SealMicPlugin.pluginID
+            let accounts = call.accounts
             if let token = SealMicAuth.token(call),
-               let account = try await accounts.resolveSigned(call.tenant.id, token: token, pluginID: pluginID, keyring: call.services.tokenKeys) {
+               let account = try await accounts.resolveSigned(token: token) {
                 let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
                 return LoginResult(userId: account.accid, userName: account.nickname, authorization: token, imToken: credentials.token)
             }
             // The guest and its session in one statement, then its IM account (as GuestLogin).
-            let session = try await accounts.signedSessionToken(call.tenant.id, ttlSeconds: call.settings.tokenTTLSeconds, keyring: call.services.tokenKeys)
+            let session = try await accounts.signedSessionToken(ttlSeconds: call.settings.tokenTTLSeconds)
             let account = try await call.createGuestWithSession(prefix: "sm", nickname: { "SealMic" + $0.suffix(4) }, avatar: "",
-                                                                pluginID: pluginID, token: session.token, expiresAt: session.expiresAt)
+                                                                token: session.token, expiresAt: session.expiresAt)
             let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
             return LoginResult(userId: account.accid, userName: account.nickname, authorization: session.token, imToken: credentials.token)
         },
@@ -42,8 +41,8 @@ enum UserRoutes {
         /// guest's IM token and sockets (a SealMic guest lives for one login).
         ClientRoute("/user/logout") { call in
             let account = try await SealMicAuth.account(call)
-            try await AccountStore(database: call.services.database, clock: call.services.clock)
-                .revokeAccess(call.tenant.id, accid: account.accid, outboxSignal: call.services.engine.outboxSignal)
+            try await call.accounts
+                .revokeAccess(account.accid)
             return true
         },
     ]

@@ -3,7 +3,7 @@ import RoomCore
 import RoomProviders
 import Testing
 
-/// Every test vector of shared/docs/PROVIDERS.md.
+/// Every test vector the vendors' documentation publishes, kept here.
 @Suite struct ProviderVectorTests {
     @Test func netEaseRequestCheckSum() {
         #expect(NetEaseSigning.checkSum(secret: "secret", nonce: "nonce", curTime: "1700000000") == "c0b87c883bf8a70941d7e81c14cc7c7e7ccd3ba2")

@@ -12,7 +12,7 @@ enum VendorSecrets {
     static let tencentKey = "RK_TEST_TENCENT_KEY"
     static let tencentSecretKey = "RK_TEST_TENCENT_SECRET_KEY"
     static let tencentCallbackKey = "RK_TEST_TENCENT_CALLBACK_KEY"
-    /// shared/docs/PROVIDERS.md's push key vector.
+    /// Tencent's documented push key vector (its URL anti-leech example).
     static let pushKey = "e12c46f2612d5106e2034781ab261ca3"
     static let callbackKey = "callback-key"
 

@@ -28,6 +28,16 @@ import Testing
         #expect(offenders.isEmpty, "the engine writes side effects and wakes the dispatcher: \(offenders)")
     }
 
+    /// #28, item 1: a route reaches rooms and accounts through `call.rooms`
+    /// and `call.accounts`, bound to its tenant and plugin (the types do it:
+    /// `PluginRooms` cannot be made by a plugin); this is the backstop that no
+    /// plugin goes around them by naming a plugin id or the engine's stores.
+    @Test func pluginsReachRoomsAndAccountsOnlyThroughTheirHandles() throws {
+        let bypass = try Regex(#"pluginID:|services\.engine|AccountStore\(|\.store\.room|ProviderStateStore\(database"#)
+        let offenders = try Self.pluginSources().filter { $0.text.contains(bypass) }.map(\.file)
+        #expect(offenders.isEmpty, "use call.rooms and call.accounts: \(offenders)")
+    }
+
     /// #16, finding 8: a client creates rooms and accounts only within its
     /// address's limits, so no route may go around `ClientCall`'s helpers.
     @Test func clientsCreateRoomsAndGuestsOnlyThroughTheLimitedHelpers() throws {

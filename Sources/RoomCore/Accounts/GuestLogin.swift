@@ -10,12 +10,10 @@ public struct GuestLogin: Sendable {
     public let imToken: String
 
     public static func login<Settings>(
-        _ call: ClientCall<Settings>, pluginID: String, ttlSeconds: Int, prefix: String,
+        _ call: ClientCall<Settings>, ttlSeconds: Int, prefix: String,
         nickname: @escaping (String) -> String, avatar: String = ""
     ) async throws -> GuestLogin {
-        let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
-        if let sid = call.parameters.string("sid"),
-           let (account, expiresAt) = try await accounts.resolve(call.tenant.id, sid: sid, pluginID: pluginID, renewSeconds: ttlSeconds) {
+        if let sid = call.parameters.string("sid"), let (account, expiresAt) = try await call.accounts.resolve(sid: sid, renewSeconds: ttlSeconds) {
             let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname, avatar: account.avatar))
             return GuestLogin(account: account, sid: sid, expiresAt: expiresAt, imToken: credentials.token)
         }
@@ -24,7 +22,7 @@ public struct GuestLogin: Sendable {
         // vendor fails, the login fails and its session is never handed out.
         let sid = Secrets.randomToken(bytes: 24)
         let expiresAt = call.services.clock.now().addingTimeInterval(TimeInterval(ttlSeconds))
-        let account = try await call.createGuestWithSession(prefix: prefix, nickname: nickname, avatar: avatar, pluginID: pluginID,
+        let account = try await call.createGuestWithSession(prefix: prefix, nickname: nickname, avatar: avatar,
                                                             token: sid, expiresAt: expiresAt)
         let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname, avatar: avatar))
         return GuestLogin(account: account, sid: sid, expiresAt: expiresAt, imToken: credentials.token)

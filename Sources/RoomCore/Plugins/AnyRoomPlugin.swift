@@ -76,7 +76,7 @@ public struct BoundPlugin: Sendable {
         eventTypes = plugin.eventTypes
         settingsDescription = String(describing: settings)
         routeHandlers = plugin.routes().map { route in
-            { parts in try await route.handle(parts.call(settings: settings)) }
+            { parts in try await route.handle(parts.call(pluginID: plugin.id, settings: settings)) }
         }
         mapError = { plugin.clientError(for: $0) }
         prepare = { spec, now in try plugin.prepareRoom(&spec, settings: settings, now: now) }
@@ -116,8 +116,8 @@ public struct ClientCallParts: Sendable {
         self.logger = logger
     }
 
-    func call<Settings: Sendable>(settings: Settings) -> ClientCall<Settings> {
-        ClientCall(tenant: tenant, settings: settings, policy: policy, parameters: parameters, headers: headers, clientAddress: clientAddress,
+    func call<Settings: Sendable>(pluginID: String, settings: Settings) -> ClientCall<Settings> {
+        ClientCall(tenant: tenant, pluginID: pluginID, settings: settings, policy: policy, parameters: parameters, headers: headers, clientAddress: clientAddress,
                    services: services, logger: logger)
     }
 }

@@ -6,12 +6,13 @@ import Foundation
 extension ClientCall {
     public enum Action: Sendable {
         case newAccount
-        case newRoom(pluginID: String)
+        /// Of the call's plugin.
+        case newRoom
 
-        var key: String {
+        func key(pluginID: String) -> String {
             switch self {
             case .newAccount: "accounts"
-            case .newRoom(let pluginID): "rooms:\(pluginID)"
+            case .newRoom: "rooms:\(pluginID)"
             }
         }
 
@@ -32,29 +33,32 @@ extension ClientCall {
         }
         guard let limit else { return }
         let admitted = try await RateCounter(database: services.database)
-            .admit(tenant.id, action: action.key, subject: clientAddress, limit: limit, now: services.clock.now())
+            .admit(tenant.id, action: action.key(pluginID: pluginID), subject: clientAddress, limit: limit, now: services.clock.now())
         guard admitted else { throw RoomError.rateLimited(action: action.noun, limit: limit) }
     }
 
     /// `check` (a password's) for `accid`, within the failed-login limits
     /// of the account and this client's address (`FailedLogins`).
-    public func checkLogin(_ accid: AccountID, pluginID: String, check: () async throws -> Bool) async throws -> Bool {
+    public func checkLogin(_ accid: AccountID, check: () async throws -> Bool) async throws -> Bool {
         try await FailedLogins(database: services.database, door: "password:\(pluginID)")
             .attempt(tenant.id, accid: accid, address: clientAddress, now: services.clock.now(), check: check)
     }
 
-    /// A room created for this client, within its address's limit.
-    /// `counted`: the route called `throttle(.newRoom)` itself, before work
-    /// it would otherwise have to undo.
+    /// A room of this call's plugin created for this client, within its
+    /// address's limit. `counted`: the route called `throttle(.newRoom)`
+    /// itself, before work it would otherwise have to undo.
     public func createRoom(_ spec: NewRoom, by actor: Actor, counted: Bool = false) async throws -> Room {
-        if !counted { try await throttle(.newRoom(pluginID: spec.pluginID)) }
+        var spec = spec
+        guard spec.pluginID.isEmpty || spec.pluginID == pluginID else { throw RoomError.pluginNotEnabled(spec.pluginID) }
+        spec.pluginID = pluginID
+        if !counted { try await throttle(.newRoom) }
         return try await services.engine.create(spec, in: tenant, by: actor)
     }
 
     /// A new guest account and its first session (`token`, made by the
     /// caller), written together, within this client's address's limit.
     public func createGuestWithSession(prefix: String, nickname: (String) -> String, avatar: String,
-                                       pluginID: String, token: String, expiresAt: Date) async throws -> Account {
+                                       token: String, expiresAt: Date) async throws -> Account {
         try await throttle(.newAccount)
         return try await AccountStore(database: services.database, clock: services.clock)
             .createGuestWithSession(tenant.id, prefix: prefix, nickname: nickname, avatar: avatar, pluginID: pluginID, token: token, expiresAt: expiresAt)

@@ -47,6 +47,8 @@ public struct ClientRoute<Settings: Sendable>: Sendable {
 /// Everything a route handler may use for one request.
 public struct ClientCall<Settings: Sendable>: Sendable {
     public let tenant: Tenant
+    /// The plugin whose route this is: what `rooms` and `accounts` are bound to.
+    public let pluginID: String
     public let settings: Settings
     public let policy: RoomPolicy
     public let parameters: WireParameters
@@ -59,10 +61,11 @@ public struct ClientCall<Settings: Sendable>: Sendable {
     public let logger: Logger
 
     public init(
-        tenant: Tenant, settings: Settings, policy: RoomPolicy, parameters: WireParameters,
+        tenant: Tenant, pluginID: String, settings: Settings, policy: RoomPolicy, parameters: WireParameters,
         headers: [String: String], clientAddress: String, services: RoomServices, logger: Logger
     ) {
         self.tenant = tenant
+        self.pluginID = pluginID
         self.settings = settings
         self.policy = policy
         self.parameters = parameters

@@ -22,13 +22,12 @@ public enum NetEase {
     /// an existing account named by it.
     /// With `accidAsSid`, an `accid` parameter stands for the sid too (the
     /// music-lesson seed's apps send `accid`).
-    public static func account<Settings>(_ call: ClientCall<Settings>, pluginID: String, accidAsSid: Bool = false, renewSeconds: Int? = nil) async throws -> Account {
+    public static func account<Settings>(_ call: ClientCall<Settings>, accidAsSid: Bool = false, renewSeconds: Int? = nil) async throws -> Account {
         guard let sid = call.parameters.string("sid") ?? (accidAsSid ? call.parameters.string("accid") : nil) else { throw notLoggedIn() }
-        let accounts = AccountStore(database: call.services.database, clock: call.services.clock)
-        if let (account, _) = try await accounts.resolve(call.tenant.id, sid: sid, pluginID: pluginID, renewSeconds: renewSeconds) {
+        if let (account, _) = try await call.accounts.resolve(sid: sid, renewSeconds: renewSeconds) {
             return account
         }
-        if accidAsSid, let account = try await accounts.account(call.tenant.id, sid) { return account }
+        if accidAsSid, let account = try await call.accounts.account(sid) { return account }
         throw notLoggedIn()
     }
 }

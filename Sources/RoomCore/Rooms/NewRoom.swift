@@ -23,6 +23,15 @@ public struct NewRoom: Sendable {
     /// API passes the request's `options` object.
     public var options: JSONValue
 
+    /// A client route's room: its plugin is the route's (`ClientCall.createRoom`).
+    public init(
+        name: String, owner: AccountID, ttlSeconds: Int? = nil, capacity: Int? = nil,
+        attributes: String = "{}", reservation: Reservation? = nil, ownerJoins: Bool = false, options: JSONValue = .object([:])
+    ) {
+        self.init(pluginID: "", name: name, owner: owner, ttlSeconds: ttlSeconds, capacity: capacity, attributes: attributes,
+                  reservation: reservation, ownerJoins: ownerJoins, options: options)
+    }
+
     public init(
         pluginID: String, name: String, owner: AccountID, ttlSeconds: Int? = nil, capacity: Int? = nil,
         attributes: String = "{}", reservation: Reservation? = nil, ownerJoins: Bool = false, options: JSONValue = .object([:])

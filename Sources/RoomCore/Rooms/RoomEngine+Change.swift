@@ -74,7 +74,7 @@ extension RoomEngine {
                 SELECT a.accid, a.nickname, a.avatar, a.role FROM sessions s
                 JOIN accounts a ON a.tenant_id = s.tenant_id AND a.accid = s.accid
                 WHERE s.tenant_id = \(tenant.id) AND s.token_hash = \(caller?.sid.map(Secrets.sha256Hex) ?? "")
-                  AND s.plugin_id = \(caller?.pluginID ?? "") AND s.revoked_at IS NULL AND s.expires_at > \(now)
+                  AND s.plugin_id = \(pluginID) AND s.revoked_at IS NULL AND s.expires_at > \(now)
             ) AS c ON true
             """)
         guard let row = rows.first else { throw RoomError.notFound }
@@ -146,16 +146,14 @@ struct RowsUnreadable: Error, CustomStringConvertible {
 }
 
 /// The session a change's request came with (a NetEase-style `sid` of the
-/// plugin), checked in the change's read.
+/// changed room's plugin), checked in the change's read.
 public struct CallerSession: Sendable {
     public let sid: String?
-    public let pluginID: String
     /// What the request is answered when the session is missing or not live.
     public let refusal: any Error & Sendable
 
-    public init(sid: String?, pluginID: String, refusal: any Error & Sendable) {
+    public init(sid: String?, refusal: any Error & Sendable) {
         self.sid = sid
-        self.pluginID = pluginID
         self.refusal = refusal
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 
-/// NetEase Yunxin's request and callback signatures (shared/docs/PROVIDERS.md).
+/// NetEase Yunxin's request and callback signatures, as its server API
+/// documentation gives them (CheckSum headers; callbacks also MD5 the body);
+/// the README's "Vendor providers" sums them up and `ProviderVectorTests`
+/// holds the vectors.
 public enum NetEaseSigning {
     /// `CheckSum` of a request: SHA1(AppSecret + Nonce + CurTime).
     public static func checkSum(secret: String, nonce: String, curTime: String) -> String {

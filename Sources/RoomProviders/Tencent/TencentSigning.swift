@@ -1,7 +1,10 @@
 import Foundation
 
-/// Tencent Cloud's signatures (shared/docs/PROVIDERS.md): the live URL anti-leech
+/// Tencent Cloud's signatures, as Tencent Cloud Live's documentation gives
+/// them (URL anti-leech, API 3.0 signature v3, callback authentication) and
+/// the README's "Vendor providers" sums them up: the live URL anti-leech
 /// `txSecret`, API 3.0's TC3-HMAC-SHA256, and the push/cut callback `sign`.
+/// `ProviderVectorTests` holds the vectors they are checked against.
 public enum TencentSigning {
     /// `txTime`: the expiry as uppercase hex Unix seconds.
     public static func txTime(_ expiresAt: Date) -> String {

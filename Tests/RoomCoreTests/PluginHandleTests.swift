@@ -1,0 +1,44 @@
+import Foundation
+import RoomCore
+import RoomTestSupport
+import Testing
+
+/// A route's handles are bound to its tenant and plugin (#28, item 1): what
+/// it reaches through `call.rooms` and `call.accounts` is its own tenant's
+/// rooms of its own plugin, whatever ids it passes.
+@Suite struct PluginHandleTests {
+    static func call(_ fixture: EngineFixture, tenant: Tenant, pluginID: String) -> ClientCall<Void> {
+        let services = RoomServices(database: fixture.database, clock: fixture.clock, engine: fixture.engine, tenants: fixture.tenants.directory)
+        return ClientCall(tenant: tenant, pluginID: pluginID, settings: (), policy: RoomPolicy(ttlSeconds: 60, capacity: 10),
+                          parameters: WireParameters([:]), headers: [:], clientAddress: "127.0.0.1", services: services, logger: fixture.logger)
+    }
+
+    @Test func roomsOfAnotherPluginOrTenantAreNotFound() async throws {
+        let fixture = try await EngineFixture(tenantCount: 2)
+        let mine = try await fixture.room(owner: "owner")
+        let theirs = try await fixture.room(owner: "owner", in: fixture.tenants[1])
+        let own = Self.call(fixture, tenant: fixture.tenant, pluginID: TestRoomsPlugin.pluginID)
+        #expect(try await own.rooms.live(mine.id).id == mine.id)
+        #expect(try await own.rooms.find(theirs.id) == nil, "another tenant's room")
+        await #expect(throws: RoomError.notFound) { try await own.rooms.live(theirs.id) }
+        await #expect(throws: RoomError.notFound) { try await own.rooms.dissolve(theirs.id, by: .admin) }
+
+        let other = Self.call(fixture, tenant: fixture.tenant, pluginID: "another-plugin")
+        #expect(try await other.rooms.find(mine.id) == nil, "another plugin's room")
+        await #expect(throws: RoomError.notFound) { try await other.rooms.join(mine.id, account: "guest") }
+        await #expect(throws: RoomError.notFound) { try await other.rooms.mutate(mine.id) { _ in } }
+        #expect(try await other.rooms.members(mine).isEmpty)
+        #expect(try await fixture.engine.liveRoom(mine.id, in: fixture.tenant, pluginID: TestRoomsPlugin.pluginID).isOpen,
+                "nothing above closed it")
+    }
+
+    @Test func aRouteCreatesRoomsOfItsOwnPluginOnly() async throws {
+        let fixture = try await EngineFixture()
+        let own = Self.call(fixture, tenant: fixture.tenant, pluginID: TestRoomsPlugin.pluginID)
+        let made = try await own.createRoom(NewRoom(name: "mine", owner: "owner"), by: .account("owner"))
+        #expect(made.pluginID == TestRoomsPlugin.pluginID)
+        await #expect(throws: RoomError.pluginNotEnabled("another-plugin")) {
+            try await own.createRoom(NewRoom(pluginID: "another-plugin", name: "theirs", owner: "owner"), by: .account("owner"))
+        }
+    }
+}
