@@ -115,6 +115,9 @@ let package = Package(
             dependencies: [
                 "RoomCore", "RoomServer", "RoomProviders", "RoomkeeperBuild",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // ROOMKEEPER_EXECUTOR=nio installs NIO's event loops as the global executor.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // ops/bench's reference: one bare route doing what /room/list does.

@@ -256,16 +256,23 @@ BACKGROUND = re.compile(r"UPDATE outbox|FROM outbox|DELETE FROM im_presence|UPDA
                         r"pg_advisory|ALTER DATABASE|count\(DISTINCT p\.accid\)|idempotency_key", re.S)
 
 
+# CommitConfirmation.swift's probe, sent after a write outside a transaction block.
+COMMIT_PROBE = "SELECT 1 WHERE false"
+
+
 def parse_statements(text):
     entries = []
     for line in text.splitlines():
         match = ENTRY.match(line)
         if match:
-            entries.append([match.group(2), match.group(3)])
+            entries.append([match.group(2), match.group(3), match.group(1)])
         elif entries:
             entries[-1][1] += "\n" + line
     statements = []
-    for index, (kind, body) in enumerate(entries):
+    # The commit probe that follows a background write is the background's
+    # too (its connection's last statement was filtered out).
+    background_last = {}
+    for index, (kind, body, pid) in enumerate(entries):
         if kind != "LOG":
             continue
         found = re.match(r"(?:execute [^:]+|statement): (.*)", body, re.S)
@@ -275,7 +282,10 @@ def parse_statements(text):
         if index + 1 < len(entries) and entries[index + 1][0] == "DETAIL" and entries[index + 1][1].startswith("parameters:"):
             values = dict(re.findall(r"\$(\d+) = ('(?:[^']|'')*'|NULL)", entries[index + 1][1]))
             statement = re.sub(r"\$(\d+)", lambda m: values.get(m.group(1), m.group(0)), statement)
-        if BACKGROUND.search(statement):
+        if statement == COMMIT_PROBE and background_last.get(pid):
+            continue
+        background_last[pid] = bool(BACKGROUND.search(statement))
+        if background_last[pid]:
             continue
         statements.append(statement)
     # Transactions left empty by the filter are dropped.

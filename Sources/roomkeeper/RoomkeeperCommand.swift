@@ -1,7 +1,6 @@
 import ArgumentParser
 import Logging
 
-@main
 struct RoomkeeperCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "roomkeeper",
