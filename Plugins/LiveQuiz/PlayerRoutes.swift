@@ -79,6 +79,9 @@ enum PlayerRoutes {
                 // as a second answer.
                 let writes = QuizWrites(connection: connection, tenantID: call.tenant.id, logger: call.logger)
                 let player = try await writes.lockPlayer(roomID, account.accid)
+                // The game may have ended while this answer waited for the
+                // player's row: an answer after the end is none (#28).
+                guard try await !writes.isOver(roomID) else { throw QuizCodes.over() }
                 let questions = try await store.questions(roomID, on: connection, logger: call.logger)
                 guard let stored = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
                 guard (0..<Int64(stored.options.count)).contains(option) else {

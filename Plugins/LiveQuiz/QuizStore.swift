@@ -144,6 +144,15 @@ struct QuizWrites {
         }
     }
 
+    /// Whether the game is over, read after the player's row is locked: in
+    /// a statement of its own, since a statement that waited for a row lock
+    /// under READ COMMITTED re-reads the locked row but not what it joins.
+    func isOver(_ roomID: RoomID) async throws -> Bool {
+        try await connection.run("""
+            SELECT status FROM quiz_games WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
+            """, logger: logger).decode(Int.self).first.map { $0 >= 2 } ?? true
+    }
+
     func hasAnswered(_ roomID: RoomID, question: Int, _ accid: AccountID) async throws -> Bool {
         try await !connection.run("""
             SELECT 1 FROM quiz_answers WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) AND accid = \(accid)

@@ -50,7 +50,7 @@ import Testing
 
                 // Some serial order of all five moves gives exactly these
                 // successes and these seats.
-                let matches = permutations(Array(moves.indices)).contains { order in
+                let matches = serialOrders(of: moves.count).contains { order in
                     var seats = (0..<8).map { MicSeat(index: $0) }
                     var applied = Set<Int>()
                     for index in order {
@@ -64,15 +64,6 @@ import Testing
                 }
                 #expect(matches, "round \(round): successes \(succeeded.sorted()), seats \(observed)")
             }
-        }
-    }
-
-    func permutations(_ items: [Int]) -> [[Int]] {
-        guard items.count > 1 else { return [items] }
-        return items.indices.flatMap { index in
-            var rest = items
-            let first = rest.remove(at: index)
-            return permutations(rest).map { [first] + $0 }
         }
     }
 }

@@ -49,7 +49,7 @@ import Testing
                 }
                 let detail = try #require(result(try await client.call("/room/detail", ["roomId": .string(roomID)], as: host.token)))
                 let observed = detail.positions.map { "\($0.1)/\($0.2 ?? "")" }
-                let matches = permutations(Array(moves.indices)).contains { order in
+                let matches = serialOrders(of: moves.count).contains { order in
                     var positions = (0..<8).map { MicPosition(position: $0) }
                     positions[1].holder = ann.userId
                     var applied = Set<Int>()
@@ -66,15 +66,6 @@ import Testing
                 // A host keeps at most 3 open rooms (errCode 26).
                 #expect(errCode(try await client.call("/room/destroy", ["roomId": .string(roomID)], as: host.token)) == 0)
             }
-        }
-    }
-
-    func permutations(_ items: [Int]) -> [[Int]] {
-        guard items.count > 1 else { return [items] }
-        return items.indices.flatMap { index in
-            var rest = items
-            let first = rest.remove(at: index)
-            return permutations(rest).map { [first] + $0 }
         }
     }
 }

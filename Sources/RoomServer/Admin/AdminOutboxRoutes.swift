@@ -38,7 +38,7 @@ extension AdminAPI {
             let limit = try Self.limit(query.get("limit"))
             var before: Int64?
             if let cursor = query.get("cursor") {
-                guard let value = Int64(cursor) else { throw Problem.invalid("cursor", "must be a cursor from nextCursor") }
+                guard let value = DecimalText.int64(cursor) else { throw Problem.invalid("cursor", "must be a cursor from nextCursor") }
                 before = value
             }
             let entries = try await outbox.list(tenant.id, status: status, kind: kind, before: before, limit: limit + 1)
@@ -61,7 +61,7 @@ extension AdminAPI {
             let tenant = try context.authorizedTenant(tenants)
             var minutes = 60
             if let text = request.uri.queryParameters.get("minutes") {
-                guard let value = Int(text), (1...1440).contains(value) else { throw Problem.invalid("minutes", "must be between 1 and 1440") }
+                guard let value = DecimalText.int(text), (1...1440).contains(value) else { throw Problem.invalid("minutes", "must be between 1 and 1440") }
                 minutes = value
             }
             let buckets = try await rooms.activity(tenant.id, minutes: minutes, now: services.clock.now())

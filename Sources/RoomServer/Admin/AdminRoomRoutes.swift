@@ -33,7 +33,7 @@ extension AdminAPI {
             let limit = try Self.limit(query.get("limit"))
             var before: Int64?
             if let cursor = query.get("cursor") {
-                guard let value = Int64(cursor) else { throw Problem.invalid("cursor", "must be a cursor from nextCursor") }
+                guard let value = DecimalText.int64(cursor) else { throw Problem.invalid("cursor", "must be a cursor from nextCursor") }
                 before = value
             }
             let page = try await rooms.rooms(tenant.id, .init(state: state, pluginID: plugin, owner: owner, before: before, limit: limit + 1))
@@ -90,7 +90,7 @@ extension AdminAPI {
 
     static func limit(_ text: String?) throws -> Int {
         guard let text else { return 50 }
-        guard let limit = Int(text), (1...200).contains(limit) else { throw Problem.invalid("limit", "must be between 1 and 200") }
+        guard let limit = DecimalText.int(text), (1...200).contains(limit) else { throw Problem.invalid("limit", "must be between 1 and 200") }
         return limit
     }
 }
