@@ -4,7 +4,6 @@ import RoomCore
 /// `/room/list`, `/room/create`, `/room/dissolve`, `/room/mute`.
 enum RoomRoutes {
     typealias Settings = AudioChatroomPlugin.Settings
-    static let pluginID = AudioChatroomPlugin.pluginID
 
     struct RoomInfo: Encodable, Sendable {
         let roomId: Int64

@@ -4,7 +4,6 @@ import RoomCore
 /// `/user/get`, `/device/bind`, `/device/unbind`, `/device/list`.
 enum DeviceRoutes {
     typealias Settings = HeadsetLivePlugin.Settings
-    static let pluginID = HeadsetLivePlugin.pluginID
 
     struct UserInfo: Encodable, Sendable {
         let sid: String

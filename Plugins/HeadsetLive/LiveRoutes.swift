@@ -5,7 +5,6 @@ import RoomCore
 /// `/live/start`, `/live/stop`, `/live/list`, `/live/query`, `/intercom/start`.
 enum LiveRoutes {
     typealias Settings = HeadsetLivePlugin.Settings
-    static let pluginID = HeadsetLivePlugin.pluginID
 
     struct PullURLs: Encodable, Sendable {
         let rtmp: String

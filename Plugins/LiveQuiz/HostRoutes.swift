@@ -7,7 +7,6 @@ import RoomCore
 /// stored and counted. A message body the host sends is ignored.
 enum HostRoutes {
     typealias Settings = LiveQuizPlugin.Settings
-    static let pluginID = LiveQuizPlugin.pluginID
 
     struct Option: Encodable, Sendable {
         let optionId: Int

@@ -5,7 +5,6 @@ import RoomCore
 /// `/quiz/player/create`, `/quiz/player/room/query`, `/quiz/player/answer`.
 enum PlayerRoutes {
     typealias Settings = LiveQuizPlugin.Settings
-    static let pluginID = LiveQuizPlugin.pluginID
 
     struct Player: Encodable, Sendable {
         let accid: String

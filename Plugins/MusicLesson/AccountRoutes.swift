@@ -7,7 +7,6 @@ import RoomCore
 /// as their 32-character lowercase MD5; only a bcrypt of that is stored.
 enum AccountRoutes {
     typealias Settings = MusicLessonPlugin.Settings
-    static let pluginID = MusicLessonPlugin.pluginID
     static let bcryptCost: UInt8 = 10
 
     struct Registered: Encodable, Sendable {

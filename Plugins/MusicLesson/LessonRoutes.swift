@@ -6,7 +6,6 @@ import RoomCore
 /// `/teacher/room/close`, `/room/enter`.
 enum LessonRoutes {
     typealias Settings = MusicLessonPlugin.Settings
-    static let pluginID = MusicLessonPlugin.pluginID
 
     struct Lesson: Encodable, Sendable {
         let roomId: Int64

@@ -5,7 +5,6 @@ import RoomCore
 /// `/room/destroy`, `/room/member/list`, `/room/background`.
 enum RoomRoutes {
     typealias Settings = SealMicPlugin.Settings
-    static let pluginID = SealMicPlugin.pluginID
 
     static let routes: [ClientRoute<Settings>] = [
         ClientRoute("/room/create") { call in

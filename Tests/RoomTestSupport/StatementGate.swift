@@ -3,9 +3,10 @@ import PostgresNIO
 import RoomCore
 import Synchronization
 
-/// Holds one tenant's writes of one table at a gate (a trigger that waits
-/// for an advisory lock the test holds), so a race test can stop a request
-/// exactly before its write, let a racing request run, then open the gate.
+/// Holds the writes of one table that meet a condition (the test's tenant,
+/// a statement's text) at a gate: a trigger that waits for an advisory lock
+/// the test holds, so a race test can stop a request exactly before its
+/// write, let a racing request run, then open the gate.
 /// The trigger is the test's own and is dropped when the gate closes.
 public final class StatementGate: Sendable {
     let database: Database
