@@ -60,16 +60,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        // Scenario plugins: ordinary library targets under Plugins/, depending on RoomCore only.
+        // Scenario plugins: ordinary library targets under Plugins/, depending on RoomCore only
+        // (not PostgresNIO: their rows go through PluginTables; ops/test builds with
+        // --explicit-target-dependency-import-check, so an undeclared import fails).
         .target(
             name: "AudioChatroom",
-            dependencies: ["RoomCore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["RoomCore"],
             path: "Plugins/AudioChatroom"
         ),
         .target(
             name: "MusicLesson",
             dependencies: [
-                "RoomCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "RoomCore",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -77,17 +79,17 @@ let package = Package(
         ),
         .target(
             name: "LiveQuiz",
-            dependencies: ["RoomCore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["RoomCore"],
             path: "Plugins/LiveQuiz"
         ),
         .target(
             name: "HeadsetLive",
-            dependencies: ["RoomCore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["RoomCore"],
             path: "Plugins/HeadsetLive"
         ),
         .target(
             name: "SealMic",
-            dependencies: ["RoomCore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["RoomCore"],
             path: "Plugins/SealMic"
         ),
         .target(

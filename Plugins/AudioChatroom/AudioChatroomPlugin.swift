@@ -47,6 +47,8 @@ public struct AudioChatroomPlugin: RoomPlugin {
     /// room-closed attachment the shipped app expects.
     public var chatroom: ChatroomPolicy { .perRoom(closeNotice: #"{"type":1}"#) }
 
+    public var tables: [String] { SeatStore.tables }
+
     public static let seatChanged = "audio-chatroom.seat.changed"
     public var eventTypes: [String] { [Self.seatChanged] }
 
@@ -66,7 +68,7 @@ public struct AudioChatroomPlugin: RoomPlugin {
 
     /// Every seat row is created with its room.
     public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        try await SeatStore(connection: hook.connection, logger: hook.logger).create(room, seats: hook.settings.seats, now: hook.now)
+        try await SeatStore.create(room, seats: hook.settings.seats, now: hook.now, on: hook.tables)
         return []
     }
 }

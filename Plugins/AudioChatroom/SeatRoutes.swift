@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RoomCore
 
 /// `/mic/…`: seat moves decided by the server. Each checks the move is legal
@@ -62,7 +61,7 @@ enum SeatRoutes {
             let roomID = try call.parameters.requiredInt64("roomId")
             let room = try await call.rooms.live(roomID)
             // A read: no lock, the seats as last committed.
-            let seats = try await SeatStore.seats(call.tenant.id, room.id, database: call.services.database)
+            let seats = try await SeatStore.seats(room.id, on: call.tables)
             return Seats(total: seats.count, list: seats.map(SeatInfo.init))
         }]
     }

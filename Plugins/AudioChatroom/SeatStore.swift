@@ -1,19 +1,16 @@
 import Foundation
-import Logging
-import PostgresNIO
 import RoomCore
 
 /// The seat rows of a room: created with it (on the engine's transaction),
-/// changed through `RoomEngine.change` as `seatRows`, listed for reads.
-struct SeatStore {
-    let connection: PostgresConnection
-    let logger: Logger
+/// changed through `RoomEngine.change` as `table`, listed for reads.
+enum SeatStore {
+    static let tables = ["audio_chatroom_seats"]
 
-    func create(_ room: Room, seats: Int, now: Date) async throws {
-        try await connection.run("""
+    static func create(_ room: Room, seats: Int, now: Date, on tables: PluginTables) async throws {
+        try await tables.query("""
             INSERT INTO audio_chatroom_seats (tenant_id, room_id, seat_index, updated_at)
-            SELECT \(room.tenantID), \(room.id), i, \(now) FROM generate_series(0, \(seats - 1)) AS i
-            """, logger: logger)
+            SELECT \(.tenant), \(room.id), i, \(now) FROM generate_series(0, \(seats - 1)) AS i
+            """)
     }
 
     /// What a seat move reads and writes.
@@ -22,15 +19,15 @@ struct SeatStore {
         columns: ["seat_index", "phase", "member_account", "member_nick", "member_avatar", "closed", "masked", "self_muted", "reason"])
 
     /// Every seat of the room as last committed, for reads.
-    static func seats(_ tenantID: TenantID, _ roomID: RoomID, database: Database) async throws -> [MicSeat] {
-        try decode(try await database.query("""
-            SELECT \(unescaped: columns) FROM audio_chatroom_seats WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY seat_index
+    static func seats(_ roomID: RoomID, on tables: PluginTables) async throws -> [MicSeat] {
+        try decode(try await tables.query("""
+            SELECT \(unescaped: columns) FROM audio_chatroom_seats WHERE tenant_id = \(.tenant) AND room_id = \(roomID) ORDER BY seat_index
             """))
     }
 
-    static let columns = "seat_index, phase, member_account, member_nick, member_avatar, closed, masked, self_muted, reason"
+    static let columns: StaticString = "seat_index, phase, member_account, member_nick, member_avatar, closed, masked, self_muted, reason"
 
-    static func decode(_ rows: [PostgresRow]) throws -> [MicSeat] {
+    static func decode(_ rows: [TableRow]) throws -> [MicSeat] {
         try rows.decode((Int, String, String?, String?, String?, Bool, Bool, Bool, Int).self).map {
             index, phase, account, nick, avatar, closed, masked, selfMuted, reason in
             MicSeat(index: index, phase: MicSeat.Phase(rawValue: phase) ?? .empty,

@@ -51,13 +51,13 @@ enum DeviceRoutes {
             let device = try deviceID(call.parameters)
             // The primary key decides a race: the loser's insert does nothing, and
             // a new statement (a new snapshot) then sees the winner's row.
-            let inserted = try await call.services.database.query("""
+            let inserted = try await call.tables.query("""
                 INSERT INTO headset_devices (tenant_id, device_id, owner, bound_at)
-                VALUES (\(call.tenant.id), \(device), \(account.accid), \(call.services.clock.now()))
+                VALUES (\(.tenant), \(device), \(account.accid), \(call.now()))
                 ON CONFLICT (tenant_id, device_id) DO NOTHING RETURNING owner, bound_at
                 """)
-            let existing = inserted.isEmpty ? try await call.services.database.query("""
-                SELECT owner, bound_at FROM headset_devices WHERE tenant_id = \(call.tenant.id) AND device_id = \(device)
+            let existing = inserted.isEmpty ? try await call.tables.query("""
+                SELECT owner, bound_at FROM headset_devices WHERE tenant_id = \(.tenant) AND device_id = \(device)
                 """) : inserted
             guard let (owner, boundAt) = try existing.decode((String, Date).self).first else {
                 throw ClientError(code: HeadsetCodes.boundElsewhere, message: "device \(device) was just unbound; try again")
@@ -76,18 +76,18 @@ enum DeviceRoutes {
             if let roomID = try await LiveRoutes.liveRoomID(ofDevice: device, call) {
                 _ = try? await call.rooms.dissolve(roomID, by: .account(account.accid))
             }
-            try await call.services.database.query("""
-                DELETE FROM headset_devices WHERE tenant_id = \(call.tenant.id) AND device_id = \(device) AND owner = \(account.accid)
+            try await call.tables.query("""
+                DELETE FROM headset_devices WHERE tenant_id = \(.tenant) AND device_id = \(device) AND owner = \(account.accid)
                 """)
             return EmptyObject()
         },
 
         ClientRoute("/device/list") { call in
             let account = try await NetEase.account(call)
-            let rows = try await call.services.database.query("""
+            let rows = try await call.tables.query("""
                 SELECT d.device_id, d.bound_at, r.room_id FROM headset_devices d
                 LEFT JOIN headset_rooms r ON r.tenant_id = d.tenant_id AND r.device_id = d.device_id AND r.active
-                WHERE d.tenant_id = \(call.tenant.id) AND d.owner = \(account.accid) ORDER BY d.bound_at, d.device_id
+                WHERE d.tenant_id = \(.tenant) AND d.owner = \(account.accid) ORDER BY d.bound_at, d.device_id
                 """)
             let devices = try rows.decode((String, Date, Int64?).self).map { Device(deviceId: $0, boundAt: $1.epochMilliseconds, roomId: $2) }
             return Listing(total: devices.count, list: devices)
@@ -107,8 +107,8 @@ enum DeviceRoutes {
     }
 
     static func owner(of device: String, _ call: ClientCall<Settings>) async throws -> AccountID? {
-        let rows = try await call.services.database.query("""
-            SELECT owner FROM headset_devices WHERE tenant_id = \(call.tenant.id) AND device_id = \(device)
+        let rows = try await call.tables.query("""
+            SELECT owner FROM headset_devices WHERE tenant_id = \(.tenant) AND device_id = \(device)
             """)
         return try rows.decode(String.self).first
     }

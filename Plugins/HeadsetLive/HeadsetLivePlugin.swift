@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RoomCore
 
 /// Smart-headset live streaming (seed 004): a headset bound to one phone, a
@@ -38,6 +37,7 @@ public struct HeadsetLivePlugin: RoomPlugin {
 
     public static let streamStarted = "headset-live.stream.started", streamCut = "headset-live.stream.cut"
     public var eventTypes: [String] { [Self.streamStarted, Self.streamCut] }
+    public var tables: [String] { ["headset_devices", "headset_rooms", "headset_intercom"] }
 
     /// A bound headset keeps its phone's account: a guest purged while bound
     /// would leave the binding to whoever drew the id next (#27).
@@ -66,18 +66,18 @@ public struct HeadsetLivePlugin: RoomPlugin {
     public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let device = options["deviceId"]?.string ?? ""
         let deadline = StorableDate.clamped(options["deadline"]?.double.flatMap(StorableDate.fromEpochSeconds) ?? hook.now, from: hook.now)
-        let owners = try await hook.connection.run("""
-            SELECT owner FROM headset_devices WHERE tenant_id = \(room.tenantID) AND device_id = \(device)
-            """, logger: hook.logger).collect()
+        let owners = try await hook.tables.query("""
+            SELECT owner FROM headset_devices WHERE tenant_id = \(.tenant) AND device_id = \(device)
+            """)
         guard try owners.decode(String.self).first == room.owner else {
             throw RoomError.referenceNotFound(field: "options.deviceId", reason: "no headset \(device) bound to the room's owner")
         }
         let stream = "headset-\(room.id)-\(Secrets.randomToken(bytes: 6))"
-        let inserted = try await hook.connection.run("""
+        let inserted = try await hook.tables.query("""
             INSERT INTO headset_rooms (tenant_id, room_id, device_id, title, stream, deadline)
-            VALUES (\(room.tenantID), \(room.id), \(device), \(room.name), \(stream), \(deadline))
+            VALUES (\(.tenant), \(room.id), \(device), \(room.name), \(stream), \(deadline))
             ON CONFLICT (tenant_id, device_id) WHERE active DO NOTHING RETURNING room_id
-            """, logger: hook.logger).collect()
+            """)
         guard !inserted.isEmpty else { throw HeadsetCodes.deviceLive(device) }
         return []
     }
@@ -85,13 +85,13 @@ public struct HeadsetLivePlugin: RoomPlugin {
     /// Stop, expiry or unbind: the stream is dropped through the live
     /// provider and intercom sessions end (the engine closes the chatroom).
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        let ids = closing.map(\.id)
-        try await hook.connection.run("""
-            UPDATE headset_intercom SET ended_at = \(hook.now) WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(ids)) AND ended_at IS NULL
-            """, logger: hook.logger)
-        let rows = try await hook.connection.run("""
-            UPDATE headset_rooms SET active = false WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(ids)) RETURNING room_id, stream
-            """, logger: hook.logger).collect()
+        let ids = RoomIDList(closing.map(\.id))
+        try await hook.tables.query("""
+            UPDATE headset_intercom SET ended_at = \(hook.now) WHERE tenant_id = \(.tenant) AND room_id = ANY(\(ids)) AND ended_at IS NULL
+            """)
+        let rows = try await hook.tables.query("""
+            UPDATE headset_rooms SET active = false WHERE tenant_id = \(.tenant) AND room_id = ANY(\(ids)) RETURNING room_id, stream
+            """)
         return try rows.decode((Int64, String).self).map { roomID, stream in .live(.dropStream(stream), roomID: roomID) }
     }
 
@@ -99,9 +99,9 @@ public struct HeadsetLivePlugin: RoomPlugin {
     /// an early expiry.
     public func providerEvent(_ event: ProviderEvent, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         guard case .stream(let stream, let live) = event else { return [] }
-        let rows = try await hook.connection.run("""
-            SELECT room_id, deadline FROM headset_rooms WHERE tenant_id = \(hook.tenantID) AND stream = \(stream) AND active
-            """, logger: hook.logger).collect()
+        let rows = try await hook.tables.query("""
+            SELECT room_id, deadline FROM headset_rooms WHERE tenant_id = \(.tenant) AND stream = \(stream) AND active
+            """)
         var events: [OutboxMessage] = []
         for (roomID, deadline) in try rows.decode((Int64, Date).self) {
             let expiry = live ? deadline : min(deadline, hook.now.addingTimeInterval(TimeInterval(hook.settings.idleTimeoutSeconds)))

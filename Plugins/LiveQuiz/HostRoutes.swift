@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RoomCore
 
 /// The PC host's paths, authenticated by room id + room password. The host
@@ -71,7 +70,7 @@ enum HostRoutes {
                 if let resumed = try await resume(call, device: device) { return resumed }
                 throw error
             }
-            guard let game = try await QuizStore(database: call.services.database, tenantID: call.tenant.id).game(room.id) else { throw RoomError.notFound }
+            guard let game = try await QuizStore(tables: call.tables).game(room.id) else { throw RoomError.notFound }
             return try await created(call, room: room, game: game, password: password)
         },
 
@@ -85,7 +84,7 @@ enum HostRoutes {
                 // On the live room, locked: a close racing it waits, or wins
                 // and the switch is refused instead of answered as done.
                 try await call.rooms.mutate(room.id) { tx in
-                    try await QuizWrites(connection: tx.connection, tenantID: call.tenant.id, logger: tx.logger).setStatus(game.roomID, to: status)
+                    try await QuizWrites(tables: tx.tables).setStatus(game.roomID, to: status)
                 }
             }
             return EmptyObject()
@@ -98,12 +97,12 @@ enum HostRoutes {
             // before would be spent on nobody, and the game never playable.
             guard game.status == 1 else { throw QuizCodes.notLive() }
             let (questionID, time) = (try call.parameters.requiredInt64("questionId"), try call.parameters.requiredInt64("time"))
-            let questions = try await QuizStore(database: call.services.database, tenantID: call.tenant.id).questions(game.roomID)
+            let questions = try await QuizStore(tables: call.tables).questions(game.roomID)
             guard let question = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
             guard question.publishedAt == nil else { throw ClientError(code: NetEase.badParameter, message: "question \(questionID) was published already") }
             let message = QuizMessages.question(question, time: time)
             try await call.rooms.mutate(room.id) { tx in
-                let writes = QuizWrites(connection: tx.connection, tenantID: call.tenant.id, logger: tx.logger)
+                let writes = QuizWrites(tables: tx.tables)
                 let windowEndsAt = tx.now.addingTimeInterval(TimeInterval(call.settings.answerWindowSeconds))
                 guard try await writes.publish(game.roomID, question: question.id, at: tx.now, windowEndsAt: windowEndsAt) else { throw ClientError(code: NetEase.badParameter, message: "question \(questionID) was published already") }
                 tx.emit(QuizMessages.chatroom(message, room: tx.room))
@@ -126,7 +125,7 @@ enum HostRoutes {
             let time = try call.parameters.requiredInt64("time")
             let outcome = try await result(call, game: game, questionID: try call.parameters.requiredInt64("questionId"))
             try await call.rooms.mutate(room.id) { tx in
-                let writes = QuizWrites(connection: tx.connection, tenantID: call.tenant.id, logger: tx.logger)
+                let writes = QuizWrites(tables: tx.tables)
                 guard try await writes.publishResult(game.roomID, question: outcome.questionId, at: tx.now) else { return }
                 tx.emit(QuizMessages.chatroom(QuizMessages.answer(outcome, time: time), room: tx.room))
                 var results: [String: JSONValue] = [
@@ -150,7 +149,7 @@ enum HostRoutes {
     static func host(_ call: ClientCall<Settings>) async throws -> (QuizGame, Room) {
         let roomID = try call.parameters.requiredInt64("roomId")
         let password = try call.parameters.required("password")
-        guard let game = try await QuizStore(database: call.services.database, tenantID: call.tenant.id).game(roomID),
+        guard let game = try await QuizStore(tables: call.tables).game(roomID),
               Secrets.equal(game.passwordHash, Secrets.sha256Hex(password)) else {
             throw NetEase.notLoggedIn("roomId and password do not match a game")
         }
@@ -161,7 +160,7 @@ enum HostRoutes {
     /// The device's open game, for its host only: the caller must send the
     /// game's password. Nil when the device has no open game.
     static func resume(_ call: ClientCall<Settings>, device: String) async throws -> Created? {
-        guard let game = try await QuizStore(database: call.services.database, tenantID: call.tenant.id).openGame(device: device) else { return nil }
+        guard let game = try await QuizStore(tables: call.tables).openGame(device: device) else { return nil }
         guard let password = call.parameters.string("password"), Secrets.equal(game.passwordHash, Secrets.sha256Hex(password)) else {
             throw QuizCodes.deviceBusy()
         }
@@ -170,7 +169,7 @@ enum HostRoutes {
     }
 
     static func created(_ call: ClientCall<Settings>, room: Room, game: QuizGame, password: String) async throws -> Created {
-        let questions = try await QuizStore(database: call.services.database, tenantID: call.tenant.id).questions(room.id)
+        let questions = try await QuizStore(tables: call.tables).questions(room.id)
         return Created(
             roomId: room.id, password: password, pushUrl: try await call.tenant.live.pushURL(stream: game.stream, expiresAt: room.expiresAt),
             bonus: Double(game.bonusCents) / 100,
@@ -183,10 +182,10 @@ enum HostRoutes {
 
     /// The counted result of a closed question; the bonus split after the last one.
     static func result(_ call: ClientCall<Settings>, game: QuizGame, questionID: Int64) async throws -> Result {
-        let store = QuizStore(database: call.services.database, tenantID: call.tenant.id)
+        let store = QuizStore(tables: call.tables)
         let questions = try await store.questions(game.roomID)
         guard let question = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
-        guard let closes = question.windowEndsAt, closes <= call.services.clock.now() else {
+        guard let closes = question.windowEndsAt, closes <= call.now() else {
             throw ClientError(code: QuizCodes.answeringOpen, message: "question \(questionID) is still open for answers")
         }
         let counts = try await store.selectCounts(game.roomID, question: question.id)

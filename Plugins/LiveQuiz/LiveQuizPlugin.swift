@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RoomCore
 
 /// NetEase's live quiz (seed 002): a host streams and publishes questions;
@@ -49,6 +48,7 @@ public struct LiveQuizPlugin: RoomPlugin {
 
     public static let questionPublished = "live-quiz.question.published", resultsPublished = "live-quiz.results.published"
     public var eventTypes: [String] { [Self.questionPublished, Self.resultsPublished] }
+    public var tables: [String] { QuizStore.tables }
 
     /// A game needs its device, bonus and host password (`options.deviceId`,
     /// `options.bonus`, `options.password`); `options.questions` is optional.
@@ -82,27 +82,27 @@ public struct LiveQuizPlugin: RoomPlugin {
     public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let game = try GameOptions(options)
         let cents = Int64((game.bonus * 100).rounded(.down))
-        let inserted = try await hook.connection.run("""
+        let inserted = try await hook.tables.query("""
             INSERT INTO quiz_games (tenant_id, room_id, device_id, password_hash, bonus, stream, created_at)
-            VALUES (\(room.tenantID), \(room.id), \(game.deviceID), \(Secrets.sha256Hex(game.password)), \(Double(cents) / 100)::numeric,
+            VALUES (\(.tenant), \(room.id), \(game.deviceID), \(Secrets.sha256Hex(game.password)), \(Double(cents) / 100)::numeric,
                     \("quiz-\(room.id)"), \(hook.now))
             ON CONFLICT (tenant_id, device_id) WHERE status < 2 DO NOTHING RETURNING room_id
-            """, logger: hook.logger).collect()
+            """)
         guard !inserted.isEmpty else { throw QuizCodes.deviceBusy() }
         for (index, question) in game.questions.enumerated() {
-            try await hook.connection.run("""
+            try await hook.tables.query("""
                 INSERT INTO quiz_questions (tenant_id, room_id, question_id, question, options, right_answer)
-                VALUES (\(room.tenantID), \(room.id), \(index + 1), \(question.question), \(question.options), \(question.rightAnswer))
-                """, logger: hook.logger)
+                VALUES (\(.tenant), \(room.id), \(index + 1), \(question.question), \(question.options), \(question.rightAnswer))
+                """)
         }
         return []
     }
 
     /// Over, dissolved or expired: the game is over (the engine closes its chatroom).
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        try await hook.connection.run("""
-            UPDATE quiz_games SET status = 2 WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(closing.map(\.id)))
-            """, logger: hook.logger)
+        try await hook.tables.query("""
+            UPDATE quiz_games SET status = 2 WHERE tenant_id = \(.tenant) AND room_id = ANY(\(RoomIDList(closing.map(\.id))))
+            """)
         return []
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RoomCore
 
 /// `/quiz/player/create`, `/quiz/player/room/query`, `/quiz/player/answer`.
@@ -48,10 +47,10 @@ enum PlayerRoutes {
         ClientRoute("/quiz/player/room/query") { call in
             let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)
             let roomID = try call.parameters.requiredInt64("roomId")
-            let store = QuizStore(database: call.services.database, tenantID: call.tenant.id)
+            let store = QuizStore(tables: call.tables)
             guard let game = try await store.game(roomID) else { throw RoomError.notFound }
             guard game.status < 2, let room = try? await call.rooms.live(roomID) else { throw QuizCodes.over() }
-            try await store.enter(roomID, accid: account.accid, revives: call.settings.revives, now: call.services.clock.now())
+            try await store.enter(roomID, accid: account.accid, revives: call.settings.revives, now: call.now())
             let pull = try await call.tenant.live.pullURLs(stream: game.stream, expiresAt: room.expiresAt)
             var online = 0
             if let chatroom = room.imChatroomID { online = try await call.tenant.im.onlineCounts([chatroom])[chatroom] ?? 0 }
@@ -68,20 +67,20 @@ enum PlayerRoutes {
             let roomID = try call.parameters.requiredInt64("roomId")
             let questionID = try call.parameters.requiredInt64("questionId")
             let option = try call.parameters.requiredInt64("answer")
-            let store = QuizStore(database: call.services.database, tenantID: call.tenant.id)
+            let store = QuizStore(tables: call.tables)
             guard let game = try await store.game(roomID) else { throw RoomError.notFound }
             guard game.status < 2 else { throw QuizCodes.over() }
-            let now = call.services.clock.now()
-            let result: Int = try await call.services.database.transaction { connection in
+            let now = call.now()
+            let result: Int = try await call.tables.transaction { tables in
                 // The player's row is the lock (see `QuizWrites.lockPlayer`): a
                 // duplicate sent twice at once is judged as a duplicate, never
                 // as a second answer.
-                let writes = QuizWrites(connection: connection, tenantID: call.tenant.id, logger: call.logger)
+                let writes = QuizWrites(tables: tables)
                 let player = try await writes.lockPlayer(roomID, account.accid)
                 // The game may have ended while this answer waited for the
                 // player's row: an answer after the end is none (#28).
                 guard try await !writes.isOver(roomID) else { throw QuizCodes.over() }
-                let questions = try await store.questions(roomID, on: connection, logger: call.logger)
+                let questions = try await QuizStore(tables: tables).questions(roomID)
                 guard let stored = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
                 guard (0..<Int64(stored.options.count)).contains(option) else {
                     throw ParameterError(field: "answer", reason: "must be an option id from 0 to \(stored.options.count - 1)")

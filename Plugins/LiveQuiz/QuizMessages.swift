@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 import RoomCore
 
 /// The chatroom messages (msgType 100) the quiz apps decode, built from

@@ -1,6 +1,4 @@
 import Foundation
-import Logging
-import PostgresNIO
 import RoomCore
 
 /// A game's stored facts.
@@ -25,61 +23,49 @@ struct StoredQuestion: Sendable {
 
 /// The SQL of games, questions, players and answers.
 struct QuizStore {
-    let database: Database
-    let tenantID: TenantID
+    static let tables = ["quiz_games", "quiz_questions", "quiz_players", "quiz_answers"]
 
-    static let gameColumns = "room_id, device_id, password_hash, (bonus * 100)::bigint, status, stream"
+    let tables: PluginTables
+
+    static let gameColumns: StaticString = "room_id, device_id, password_hash, (bonus * 100)::bigint, status, stream"
 
     func game(_ roomID: RoomID) async throws -> QuizGame? {
-        try Self.firstGame(try await database.query("""
-            SELECT \(unescaped: Self.gameColumns) FROM quiz_games WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
+        try Self.firstGame(try await tables.query("""
+            SELECT \(unescaped: Self.gameColumns) FROM quiz_games WHERE tenant_id = \(.tenant) AND room_id = \(roomID)
             """))
     }
 
     func openGame(device: String) async throws -> QuizGame? {
-        try Self.firstGame(try await database.query("""
-            SELECT \(unescaped: Self.gameColumns) FROM quiz_games WHERE tenant_id = \(tenantID) AND device_id = \(device) AND status < 2
+        try Self.firstGame(try await tables.query("""
+            SELECT \(unescaped: Self.gameColumns) FROM quiz_games WHERE tenant_id = \(.tenant) AND device_id = \(device) AND status < 2
             """))
     }
 
-    private static func firstGame(_ rows: [PostgresRow]) throws -> QuizGame? {
+    private static func firstGame(_ rows: [TableRow]) throws -> QuizGame? {
         try rows.decode((Int64, String, String, Int64, Int, String).self).first.map(QuizGame.init)
     }
 
     func questions(_ roomID: RoomID) async throws -> [StoredQuestion] {
-        try Self.decodeQuestions(try await database.query(questionsQuery(roomID)))
-    }
-
-    /// The same, on a transaction's connection.
-    func questions(_ roomID: RoomID, on connection: PostgresConnection, logger: Logger) async throws -> [StoredQuestion] {
-        try Self.decodeQuestions(try await connection.run(questionsQuery(roomID), logger: logger).collect())
-    }
-
-    private func questionsQuery(_ roomID: RoomID) -> PostgresQuery {
-        """
-        SELECT question_id, question, options, right_answer, published_at, window_ends_at, result_published_at
-        FROM quiz_questions WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY question_id
-        """
-    }
-
-    private static func decodeQuestions(_ rows: [PostgresRow]) throws -> [StoredQuestion] {
-        try rows.decode((Int, String, [String], Int, Date?, Date?, Date?).self).map(StoredQuestion.init)
+        try await tables.query("""
+            SELECT question_id, question, options, right_answer, published_at, window_ends_at, result_published_at
+            FROM quiz_questions WHERE tenant_id = \(.tenant) AND room_id = \(roomID) ORDER BY question_id
+            """).decode((Int, String, [String], Int, Date?, Date?, Date?).self).map(StoredQuestion.init)
     }
 
     /// How many accepted answers chose each option.
     func selectCounts(_ roomID: RoomID, question: Int) async throws -> [Int: Int] {
-        let rows = try await database.query("""
+        let rows = try await tables.query("""
             SELECT option, count(*)::int FROM quiz_answers
-            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) GROUP BY option
+            WHERE tenant_id = \(.tenant) AND room_id = \(roomID) AND question_id = \(question) GROUP BY option
             """)
         return Dictionary(uniqueKeysWithValues: try rows.decode((Int, Int).self).map { ($0, $1) })
     }
 
     /// Players still in after `questionCount` questions, and how many played.
     func standings(_ roomID: RoomID, questionCount: Int) async throws -> (players: Int, winners: [AccountID]) {
-        let rows = try await database.query("""
+        let rows = try await tables.query("""
             SELECT accid, status, answered FROM quiz_players
-            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND status <> 'spectator' ORDER BY entered_at, accid
+            WHERE tenant_id = \(.tenant) AND room_id = \(roomID) AND status <> 'spectator' ORDER BY entered_at, accid
             """)
         let players = try rows.decode((String, String, Int).self)
         let winners = players.filter { QuizRules.isWinner(QuizPlayer(status: QuizPlayer.Status(rawValue: $0.1) ?? .out, revives: 0, answered: $0.2), questionCount: questionCount) }
@@ -89,10 +75,10 @@ struct QuizStore {
     /// Registers a player on their first room query: playing before the
     /// first question went out, a spectator after.
     func enter(_ roomID: RoomID, accid: AccountID, revives: Int, now: Date) async throws {
-        try await database.query("""
+        try await tables.query("""
             INSERT INTO quiz_players (tenant_id, room_id, accid, status, revives, entered_at)
-            SELECT \(tenantID), \(roomID), \(accid),
-                   CASE WHEN EXISTS (SELECT 1 FROM quiz_questions q WHERE q.tenant_id = \(tenantID) AND q.room_id = \(roomID)
+            SELECT \(.tenant), \(roomID), \(accid),
+                   CASE WHEN EXISTS (SELECT 1 FROM quiz_questions q WHERE q.tenant_id = \(.tenant) AND q.room_id = \(roomID)
                                      AND q.published_at IS NOT NULL) THEN 'spectator' ELSE 'playing' END,
                    \(revives), \(now)
             ON CONFLICT DO NOTHING
@@ -103,42 +89,40 @@ struct QuizStore {
 /// The quiz's writes on a transaction the caller holds (the engine's, for
 /// publishing on a live room; the player's own, for an answer).
 struct QuizWrites {
-    let connection: PostgresConnection
-    let tenantID: TenantID
-    let logger: Logger
+    let tables: PluginTables
 
     /// The game's status (0 init, 1 live); a game over (2) stays over.
     func setStatus(_ roomID: RoomID, to status: Int) async throws {
-        try await connection.run("""
-            UPDATE quiz_games SET status = \(status) WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND status < 2
-            """, logger: logger)
+        try await tables.query("""
+            UPDATE quiz_games SET status = \(status) WHERE tenant_id = \(.tenant) AND room_id = \(roomID) AND status < 2
+            """)
     }
 
     /// Opens the question's answer window; false when it was published before.
     func publish(_ roomID: RoomID, question: Int, at now: Date, windowEndsAt: Date) async throws -> Bool {
-        try await !connection.run("""
+        try await !tables.query("""
             UPDATE quiz_questions SET published_at = \(now), window_ends_at = \(windowEndsAt)
-            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) AND published_at IS NULL
+            WHERE tenant_id = \(.tenant) AND room_id = \(roomID) AND question_id = \(question) AND published_at IS NULL
             RETURNING 1
-            """, logger: logger).collect().isEmpty
+            """).isEmpty
     }
 
     /// Marks the question's result published; false when it was before.
     func publishResult(_ roomID: RoomID, question: Int, at now: Date) async throws -> Bool {
-        try await !connection.run("""
+        try await !tables.query("""
             UPDATE quiz_questions SET result_published_at = \(now)
-            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) AND result_published_at IS NULL
+            WHERE tenant_id = \(.tenant) AND room_id = \(roomID) AND question_id = \(question) AND result_published_at IS NULL
             RETURNING 1
-            """, logger: logger).collect().isEmpty
+            """).isEmpty
     }
 
     /// The player's row, locked in a statement of its own: what is read after
     /// it (answers, the current question) sees every answer committed before.
     func lockPlayer(_ roomID: RoomID, _ accid: AccountID) async throws -> QuizPlayer? {
-        let rows = try await connection.run("""
+        let rows = try await tables.query("""
             SELECT status, revives, answered FROM quiz_players
-            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND accid = \(accid) FOR UPDATE
-            """, logger: logger).collect()
+            WHERE tenant_id = \(.tenant) AND room_id = \(roomID) AND accid = \(accid) FOR UPDATE
+            """)
         return try rows.decode((String, Int, Int).self).first.map {
             QuizPlayer(status: QuizPlayer.Status(rawValue: $0.0) ?? .out, revives: $0.1, answered: $0.2)
         }
@@ -148,28 +132,28 @@ struct QuizWrites {
     /// a statement of its own, since a statement that waited for a row lock
     /// under READ COMMITTED re-reads the locked row but not what it joins.
     func isOver(_ roomID: RoomID) async throws -> Bool {
-        try await connection.run("""
-            SELECT status FROM quiz_games WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
-            """, logger: logger).decode(Int.self).first.map { $0 >= 2 } ?? true
+        try await tables.query("""
+            SELECT status FROM quiz_games WHERE tenant_id = \(.tenant) AND room_id = \(roomID)
+            """).decode(Int.self).first.map { $0 >= 2 } ?? true
     }
 
     func hasAnswered(_ roomID: RoomID, question: Int, _ accid: AccountID) async throws -> Bool {
-        try await !connection.run("""
-            SELECT 1 FROM quiz_answers WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND question_id = \(question) AND accid = \(accid)
-            """, logger: logger).collect().isEmpty
+        try await !tables.query("""
+            SELECT 1 FROM quiz_answers WHERE tenant_id = \(.tenant) AND room_id = \(roomID) AND question_id = \(question) AND accid = \(accid)
+            """).isEmpty
     }
 
     func save(_ player: QuizPlayer, _ roomID: RoomID, _ accid: AccountID) async throws {
-        try await connection.run("""
+        try await tables.query("""
             UPDATE quiz_players SET status = \(player.status.rawValue), revives = \(player.revives), answered = \(player.answered)
-            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND accid = \(accid)
-            """, logger: logger)
+            WHERE tenant_id = \(.tenant) AND room_id = \(roomID) AND accid = \(accid)
+            """)
     }
 
     func recordAnswer(_ roomID: RoomID, question: Int, _ accid: AccountID, option: Int, at now: Date) async throws {
-        try await connection.run("""
+        try await tables.query("""
             INSERT INTO quiz_answers (tenant_id, room_id, question_id, accid, option, at)
-            VALUES (\(tenantID), \(roomID), \(question), \(accid), \(option), \(now))
-            """, logger: logger)
+            VALUES (\(.tenant), \(roomID), \(question), \(accid), \(option), \(now))
+            """)
     }
 }

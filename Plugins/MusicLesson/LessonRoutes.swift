@@ -48,7 +48,7 @@ enum LessonRoutes {
             try await call.throttle(.newRoom)
             let (teacher, password) = try await createTeacher(call)
             do {
-                let sealed = try await call.services.secrets.seal(password, database: call.services.database)
+                let sealed = try await call.secrets.seal(password)
                 let room = try await call.createRoom(
                     NewRoom(name: "lesson of \(student.accid)", owner: teacher.accid,
                             options: ["student": .string(student.accid), "sealedTeacherPassword": .string(sealed)]),
@@ -74,7 +74,7 @@ enum LessonRoutes {
             for lesson in lessons {
                 var password = ""
                 if let sealed = lesson.sealedTeacherPassword {
-                    password = try await call.services.secrets.open(sealed, database: call.services.database) ?? ""
+                    password = try await call.secrets.open(sealed) ?? ""
                 }
                 list.append(Lesson(roomId: lesson.roomID, teacherAccid: lesson.teacher.accid, teacherName: lesson.teacher.nickname,
                                    teacherPassword: password, studentAccid: lesson.student.accid, studentName: lesson.student.nickname))

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RoomCore
 
 /// Reads of lessons with their two accounts.
@@ -15,35 +14,33 @@ struct LessonStore {
         let sealedTeacherPassword: String?
     }
 
-    static let columns = """
+    static let columns: StaticString = """
         l.room_id, t.accid, t.nickname, s.accid, s.nickname, l.teacher_password_sealed
         FROM music_lessons l
         JOIN accounts t ON t.tenant_id = l.tenant_id AND t.accid = l.teacher
         JOIN accounts s ON s.tenant_id = l.tenant_id AND s.accid = l.student
         """
 
-    var tenantID: TenantID { call.tenant.id }
-
     func active(student: AccountID) async throws -> [Lesson] {
-        try decode(try await call.services.database.query("""
-            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(tenantID) AND l.student = \(student) AND l.active ORDER BY l.created_at, l.room_id
+        try decode(try await call.tables.query("""
+            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(.tenant) AND l.student = \(student) AND l.active ORDER BY l.created_at, l.room_id
             """))
     }
 
     func active(teacher: AccountID) async throws -> [Lesson] {
-        try decode(try await call.services.database.query("""
-            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(tenantID) AND l.teacher = \(teacher) AND l.active ORDER BY l.created_at, l.room_id
+        try decode(try await call.tables.query("""
+            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(.tenant) AND l.teacher = \(teacher) AND l.active ORDER BY l.created_at, l.room_id
             """))
     }
 
     /// The lesson of a room, active or not.
     func lesson(_ roomID: RoomID) async throws -> Lesson? {
-        try decode(try await call.services.database.query("""
-            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(tenantID) AND l.room_id = \(roomID)
+        try decode(try await call.tables.query("""
+            SELECT \(unescaped: Self.columns) WHERE l.tenant_id = \(.tenant) AND l.room_id = \(roomID)
             """)).first
     }
 
-    private func decode(_ rows: [PostgresRow]) throws -> [Lesson] {
+    private func decode(_ rows: [TableRow]) throws -> [Lesson] {
         try rows.decode((Int64, String, String, String, String, String?).self).map { roomID, teacher, teacherName, student, studentName, sealed in
             Lesson(roomID: roomID, teacher: Account(accid: teacher, nickname: teacherName, role: "teacher"),
                    student: Account(accid: student, nickname: studentName, role: "student"), sealedTeacherPassword: sealed)

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RoomCore
 
 /// NetEase's music lesson (seed 000): students register and book lessons; a
@@ -25,6 +24,7 @@ public struct MusicLessonPlugin: RoomPlugin {
 
     public static let lessonOpened = "music-lesson.lesson.opened", lessonOver = "music-lesson.lesson.over"
     public var eventTypes: [String] { [Self.lessonOpened, Self.lessonOver] }
+    public var tables: [String] { ["music_lessons", "music_lesson_whiteboard"] }
 
     /// The teacher's first entry opens the classroom (claims the booking).
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
@@ -79,9 +79,9 @@ public struct MusicLessonPlugin: RoomPlugin {
     /// is refused here, under the unique index, whatever raced it.
     public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let student = options["student"]?.string ?? ""
-        let known = try await hook.connection.run("""
-            SELECT accid, role FROM accounts WHERE tenant_id = \(room.tenantID) AND accid IN (\(room.owner), \(student))
-            """, logger: hook.logger).collect()
+        let known = try await hook.tables.query("""
+            SELECT accid, role FROM accounts WHERE tenant_id = \(.tenant) AND accid IN (\(room.owner), \(student))
+            """)
         let roles = Dictionary(try known.decode((String, String).self), uniquingKeysWith: { first, _ in first })
         guard roles[student] == AccountRoutes.Role.student.rawValue else {
             throw RoomError.referenceNotFound(field: "options.student", reason: "no registered student \(student) in this tenant")
@@ -91,11 +91,11 @@ public struct MusicLessonPlugin: RoomPlugin {
         }
         // Sealed by the booking route; an admin-made lesson has none.
         let sealedPassword = options["sealedTeacherPassword"]?.string
-        let rows = try await hook.connection.run("""
+        let rows = try await hook.tables.query("""
             INSERT INTO music_lessons (tenant_id, room_id, student, teacher, created_at, teacher_password_sealed)
-            VALUES (\(room.tenantID), \(room.id), \(student), \(room.owner), \(hook.now), \(sealedPassword))
+            VALUES (\(.tenant), \(room.id), \(student), \(room.owner), \(hook.now), \(sealedPassword))
             ON CONFLICT (tenant_id, student) WHERE active DO NOTHING RETURNING room_id
-            """, logger: hook.logger).collect()
+            """)
         guard !rows.isEmpty else { throw LessonCodes.alreadyBooked() }
         return []
     }
@@ -104,10 +104,10 @@ public struct MusicLessonPlugin: RoomPlugin {
     /// student hears it by P2P notification, stored for offline delivery.
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let ids = closing.map(\.id)
-        let rows = try await hook.connection.run("""
+        let rows = try await hook.tables.query("""
             UPDATE music_lessons SET active = false
-            WHERE tenant_id = \(hook.tenantID) AND room_id = ANY(\(ids)) RETURNING room_id, student, teacher
-            """, logger: hook.logger).collect()
+            WHERE tenant_id = \(.tenant) AND room_id = ANY(\(RoomIDList(ids))) RETURNING room_id, student, teacher
+            """)
         return try rows.decode((Int64, String, String).self).flatMap { roomID, student, teacher -> [OutboxMessage] in [
             .im(.notification(from: teacher, to: student, attach: LessonCodes.classOver(roomID), storeOffline: true), roomID: roomID),
             .event(Self.lessonOver, roomID: roomID, data: ["reason": .string(reason.rawValue), "teacher": .string(teacher), "student": .string(student)]),

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RoomCore
 
 /// `/room/whiteboard/append` and `/room/whiteboard/replay`: the lesson's
@@ -55,19 +54,19 @@ enum WhiteboardRoutes {
                     throw ClientError(code: LessonCodes.teacherNotIn, message: "the teacher has not opened the classroom yet")
                 }
                 // The room is locked: the count and the insert are one step.
-                let count = try await tx.connection.run("""
-                    SELECT count(*)::int FROM music_lesson_whiteboard WHERE tenant_id = \(call.tenant.id) AND room_id = \(lesson.roomID)
-                    """, logger: tx.logger).collect()
+                let count = try await tx.tables.query("""
+                    SELECT count(*)::int FROM music_lesson_whiteboard WHERE tenant_id = \(.tenant) AND room_id = \(lesson.roomID)
+                    """)
                 let packets = try count.first?.decode(Int.self) ?? 0
                 guard packets < call.settings.whiteboardPackets else {
                     throw ClientError(code: LessonCodes.whiteboardFull,
                                       message: "the lesson's whiteboard holds its limit of \(call.settings.whiteboardPackets) packets")
                 }
-                let inserted = try await tx.connection.run("""
+                let inserted = try await tx.tables.query("""
                     INSERT INTO music_lesson_whiteboard (tenant_id, room_id, author, seq, data, created_at)
-                    VALUES (\(call.tenant.id), \(lesson.roomID), \(account.accid), \(seq), \(data), \(tx.now))
+                    VALUES (\(.tenant), \(lesson.roomID), \(account.accid), \(seq), \(data), \(tx.now))
                     ON CONFLICT (tenant_id, room_id, author, seq) DO NOTHING RETURNING packet_id
-                    """, logger: tx.logger).collect()
+                    """)
                 guard !inserted.isEmpty else { return false }
                 let relay = JSONText.encode(Relay(command: 2, data: .init(roomId: String(lesson.roomID), from: account.accid, seq: seq, data: data)))
                 tx.emit(.im(.notification(from: account.accid, to: peer, attach: relay, storeOffline: false), roomID: lesson.roomID))
@@ -79,9 +78,9 @@ enum WhiteboardRoutes {
         /// The final picture, also after the lesson ended.
         ClientRoute("/room/whiteboard/replay") { call in
             let (_, lesson) = try await party(call)
-            let rows = try await call.services.database.query("""
+            let rows = try await call.tables.query("""
                 SELECT author, data FROM music_lesson_whiteboard
-                WHERE tenant_id = \(call.tenant.id) AND room_id = \(lesson.roomID) ORDER BY packet_id
+                WHERE tenant_id = \(.tenant) AND room_id = \(lesson.roomID) ORDER BY packet_id
                 """)
             let packets = try rows.decode((String, String).self).map { author, data in
                 WhiteboardReplay.Packet(author: author, commands: (try? WhiteboardParser.parse(data).get()) ?? [])

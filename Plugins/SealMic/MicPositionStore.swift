@@ -1,42 +1,51 @@
 import Foundation
-import Logging
-import PostgresNIO
 import RoomCore
 
 /// The mic position rows of one room: created with it and vacated on a
 /// leave (on the engine's transaction), moved through `RoomEngine.change`
 /// as `table`.
 struct MicPositionStore {
-    let connection: PostgresConnection
-    let logger: Logger
+    static let tables = ["sealmic_mic_positions"]
+
+    /// A hook's or a read's tables.
+    let tables: PluginTables
 
     func create(_ room: Room, count: Int, now: Date) async throws {
-        try await connection.run("""
+        try await tables.query("""
             INSERT INTO sealmic_mic_positions (tenant_id, room_id, position, updated_at)
-            SELECT \(room.tenantID), \(room.id), i, \(now) FROM generate_series(0, \(count - 1)) AS i
-            """, logger: logger)
+            SELECT \(.tenant), \(room.id), i, \(now) FROM generate_series(0, \(count - 1)) AS i
+            """)
+    }
+
+    /// Every position of the room as last committed, for reads.
+    func all(_ roomID: RoomID) async throws -> [MicPosition] {
+        try decode(try await tables.query("""
+            SELECT position, user_id, locked, muted FROM sealmic_mic_positions
+            WHERE tenant_id = \(.tenant) AND room_id = \(roomID) ORDER BY position
+            """))
     }
 
     /// Every position of the room, locked for this transaction (in position
     /// order, so two operations never lock in opposite orders).
-    func lockAll(_ tenantID: TenantID, _ roomID: RoomID) async throws -> [MicPosition] {
-        let rows = try await connection.run("""
+    func lockAll(_ roomID: RoomID) async throws -> [MicPosition] {
+        try decode(try await tables.query("""
             SELECT position, user_id, locked, muted FROM sealmic_mic_positions
-            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) ORDER BY position FOR UPDATE
-            """, logger: logger).collect()
-        return try rows.decode((Int, String?, Bool, Bool).self).map {
-            MicPosition(position: $0, holder: $1, locked: $2, muted: $3)
-        }
+            WHERE tenant_id = \(.tenant) AND room_id = \(roomID) ORDER BY position FOR UPDATE
+            """))
+    }
+
+    private func decode(_ rows: [TableRow]) throws -> [MicPosition] {
+        try rows.decode((Int, String?, Bool, Bool).self).map { MicPosition(position: $0, holder: $1, locked: $2, muted: $3) }
     }
 
     /// In the order given: a move frees its old position before taking the new one.
-    func save(_ positions: [MicPosition], _ tenantID: TenantID, _ roomID: RoomID, now: Date) async throws {
+    func save(_ positions: [MicPosition], _ roomID: RoomID, now: Date) async throws {
         for position in positions {
-            try await connection.run("""
+            try await tables.query("""
                 UPDATE sealmic_mic_positions SET user_id = \(position.holder), locked = \(position.locked),
                        muted = \(position.muted), updated_at = \(now)
-                WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND position = \(position.position)
-                """, logger: logger)
+                WHERE tenant_id = \(.tenant) AND room_id = \(roomID) AND position = \(position.position)
+                """)
         }
     }
 

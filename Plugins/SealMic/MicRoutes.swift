@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RoomCore
 
 /// `/room/mic/join`, `/room/mic/leave`, `/room/mic/change`, `/room/mic/control`.

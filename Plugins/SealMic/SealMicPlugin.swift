@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RoomCore
 
 /// RongCloud's SealMic (seed 003): signed Authorization tokens, 2 h room lifetime,
@@ -29,6 +28,7 @@ public struct SealMicPlugin: RoomPlugin {
 
     public static let positionsChanged = "sealmic.mic.changed"
     public var eventTypes: [String] { [Self.positionsChanged] }
+    public var tables: [String] { MicPositionStore.tables }
 
     public func readSettings(_ reader: SettingsReader) -> Settings {
         Settings(
@@ -73,7 +73,7 @@ public struct SealMicPlugin: RoomPlugin {
 
     /// The room's positions are born with it.
     public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        try await MicPositionStore(connection: hook.connection, logger: hook.logger).create(room, count: hook.settings.positions, now: hook.now)
+        try await MicPositionStore(tables: hook.tables).create(room, count: hook.settings.positions, now: hook.now)
         return []
     }
 
@@ -85,10 +85,10 @@ public struct SealMicPlugin: RoomPlugin {
     /// took it out (the host's kick, an admin's ban) the room hears "kick".
     public func memberLeft(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let kicked = hook.actor != .account(account)
-        let store = MicPositionStore(connection: hook.connection, logger: hook.logger)
+        let store = MicPositionStore(tables: hook.tables)
         var messages: [OutboxMessage] = []
-        if let outcome = MicPositions.vacate(account, in: try await store.lockAll(room.tenantID, room.id), cmd: kicked ? .kick : .down) {
-            try await store.save(outcome.changed, room.tenantID, room.id, now: hook.now)
+        if let outcome = MicPositions.vacate(account, in: try await store.lockAll(room.id), cmd: kicked ? .kick : .down) {
+            try await store.save(outcome.changed, room.id, now: hook.now)
             let by: AccountID = if case .account(let actor) = hook.actor { actor } else { room.owner }
             messages.append(SealMicMessages.positions(outcome, by: by, room: room))
         }

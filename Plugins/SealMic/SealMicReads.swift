@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RoomCore
 
 /// What SealMic clients read about a room, in the original's shapes (times
@@ -9,8 +8,6 @@ struct SealMicReads {
     let call: ClientCall<SealMicPlugin.Settings>
     init(_ call: ClientCall<SealMicPlugin.Settings>) { self.call = call }
 
-    var database: Database { call.services.database }
-    var tenantID: TenantID { call.tenant.id }
 
     /// Roles as the clients number them.
     enum Role: Int { case host = 1, onMic = 2, listener = 3 }
@@ -93,11 +90,7 @@ struct SealMicReads {
     }
 
     func positions(_ room: Room) async throws -> [MicPosition] {
-        let rows = try await database.query("""
-            SELECT position, user_id, locked, muted FROM sealmic_mic_positions
-            WHERE tenant_id = \(tenantID) AND room_id = \(room.id) ORDER BY position
-            """)
-        return try rows.decode((Int, String?, Bool, Bool).self).map { MicPosition(position: $0, holder: $1, locked: $2, muted: $3) }
+        try await MicPositionStore(tables: call.tables).all(room.id)
     }
 
     /// Saves the background and tells the room, in one transaction on the live room.

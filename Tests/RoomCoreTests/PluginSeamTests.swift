@@ -1,4 +1,5 @@
 import Foundation
+import RoomkeeperBuild
 import Testing
 
 /// The seam between the engine and its plugins, checked on the source: a
@@ -36,6 +37,35 @@ import Testing
         let bypass = try Regex(#"pluginID:|services\.engine|AccountStore\(|\.store\.room|ProviderStateStore\(database"#)
         let offenders = try Self.pluginSources().filter { $0.text.contains(bypass) }.map(\.file)
         #expect(offenders.isEmpty, "use call.rooms and call.accounts: \(offenders)")
+    }
+
+    /// #28, item 1: a plugin's rows go through `PluginTables`, which binds
+    /// the call's tenant as `\(.tenant)`. The types keep the connection and
+    /// the pool out of a plugin's reach; this is the backstop that none
+    /// imports the driver or binds a tenant id of its choosing.
+    @Test func pluginsReachTheirRowsOnlyThroughTheirTables() throws {
+        let sources = try Self.pluginSources()
+        let driver = try Regex(#"import PostgresNIO|PostgresConnection|PostgresQuery|database\.transaction|services\.database"#)
+        #expect(sources.filter { $0.text.contains(driver) }.map(\.file).isEmpty, "use call.tables, hook.tables or tx.tables")
+        let ownTenant = try Regex(#"\\\((call\.tenant\.id|room\.tenantID|hook\.tenantID|tenantID)\)"#)
+        let offenders = sources.filter { $0.text.contains(ownTenant) }.map(\.file)
+        #expect(offenders.isEmpty, "bind the call's tenant as \\(.tenant): \(offenders)")
+    }
+
+    /// What a plugin declares as its tables is what its schema folder
+    /// creates: the scope `PluginTables` enforces is the plugin's real one.
+    @Test func everyPluginDeclaresTheTablesItsSchemaCreates() throws {
+        let schema = Self.pluginsDirectory.deletingLastPathComponent().appendingPathComponent("schema")
+        let create = try Regex(#"CREATE TABLE (?:IF NOT EXISTS )?([a-z_0-9]+)"#)
+        for plugin in Build.plugins.plugins {
+            let folder = schema.appendingPathComponent(plugin.id)
+            let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "sql" }
+            let created = try files.flatMap { file in
+                try String(contentsOf: file, encoding: .utf8).matches(of: create).compactMap { $0.output[1].substring.map(String.init) }
+            }
+            #expect(!created.isEmpty, "\(plugin.id) creates tables")
+            #expect(Set(plugin.tables) == Set(created), "\(plugin.id) declares \(plugin.tables), its schema creates \(created)")
+        }
     }
 
     /// #16, finding 8: a client creates rooms and accounts only within its

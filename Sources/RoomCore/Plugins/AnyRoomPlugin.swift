@@ -11,6 +11,8 @@ public struct AnyRoomPlugin: Sendable {
     public let chatroom: ChatroomPolicy
     public let eventTypes: [String]
     public let accountReferences: [AccountReference]
+    /// The plugin's own tables (`RoomPlugin.tables`).
+    public let tables: [String]
     public let creationOptions: JSONValue
     /// Path and methods of each client route, for mounting them once.
     public let routeSignatures: [(path: String, methods: [ClientMethod])]
@@ -24,6 +26,7 @@ public struct AnyRoomPlugin: Sendable {
         chatroom = plugin.chatroom
         eventTypes = plugin.eventTypes
         accountReferences = plugin.accountReferences
+        tables = plugin.tables
         creationOptions = plugin.creationOptions
         routeSignatures = plugin.routes().map { ($0.path, $0.methods) }
         binder = { reader in BoundPlugin(plugin, settings: plugin.readSettings(reader)) }
@@ -67,8 +70,15 @@ public struct BoundPlugin: Sendable {
     let providerEvent: @Sendable (ProviderEvent, HookParts) async throws -> [OutboxMessage]
 
     init<Plugin: RoomPlugin>(_ plugin: Plugin, settings: Plugin.Settings) {
+        let tables = Set(plugin.tables)
         @Sendable func hook(_ parts: HookParts) -> HookContext<Plugin.Settings> {
-            HookContext(connection: parts.connection, tenantID: parts.tenantID, settings: settings, now: parts.now, actor: parts.actor, logger: parts.logger)
+            let connection = UncheckedSendableBox(parts.connection)
+            let rooms = HookRooms(setDeadline: { roomID, expiry, reason in
+                try await RoomDeadline.write(roomID, to: expiry, reason: reason, tenantID: parts.tenantID, now: parts.now, actor: parts.actor,
+                                             connection: connection.value, logger: parts.logger)
+            })
+            return HookContext(tables: PostgresTableRunner.transaction(parts.connection, tenantID: parts.tenantID, tables: tables, logger: parts.logger),
+                               tenantID: parts.tenantID, settings: settings, now: parts.now, actor: parts.actor, logger: parts.logger, rooms: rooms)
         }
         id = plugin.id
         wire = plugin.wire
@@ -76,7 +86,7 @@ public struct BoundPlugin: Sendable {
         eventTypes = plugin.eventTypes
         settingsDescription = String(describing: settings)
         routeHandlers = plugin.routes().map { route in
-            { parts in try await route.handle(parts.call(pluginID: plugin.id, settings: settings)) }
+            { parts in try await route.handle(parts.call(pluginID: plugin.id, settings: settings, tables: plugin.tables)) }
         }
         mapError = { plugin.clientError(for: $0) }
         prepare = { spec, now in try plugin.prepareRoom(&spec, settings: settings, now: now) }
@@ -116,9 +126,9 @@ public struct ClientCallParts: Sendable {
         self.logger = logger
     }
 
-    func call<Settings: Sendable>(pluginID: String, settings: Settings) -> ClientCall<Settings> {
+    func call<Settings: Sendable>(pluginID: String, settings: Settings, tables: [String]) -> ClientCall<Settings> {
         ClientCall(tenant: tenant, pluginID: pluginID, settings: settings, policy: policy, parameters: parameters, headers: headers, clientAddress: clientAddress,
-                   services: services, logger: logger)
+                   services: services, logger: logger, tables: tables)
     }
 }
 

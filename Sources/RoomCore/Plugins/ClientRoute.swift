@@ -59,11 +59,14 @@ public struct ClientCall<Settings: Sendable>: Sendable {
     public let clientAddress: String
     public let services: RoomServices
     public let logger: Logger
+    /// The plugin's own tables (`RoomPlugin.tables`), what `tables` reaches.
+    let ownTables: Set<String>
 
     public init(
         tenant: Tenant, pluginID: String, settings: Settings, policy: RoomPolicy, parameters: WireParameters,
-        headers: [String: String], clientAddress: String, services: RoomServices, logger: Logger
+        headers: [String: String], clientAddress: String, services: RoomServices, logger: Logger, tables: [String] = []
     ) {
+        self.ownTables = Set(tables)
         self.tenant = tenant
         self.pluginID = pluginID
         self.settings = settings

@@ -8,11 +8,14 @@ public struct PluginRooms: Sendable {
     let engine: RoomEngine
     let tenant: Tenant
     public let pluginID: String
+    /// The plugin's own tables, for `mutate`'s `tx.tables`.
+    let tables: Set<String>
 
-    init(engine: RoomEngine, tenant: Tenant, pluginID: String) {
+    init(engine: RoomEngine, tenant: Tenant, pluginID: String, tables: Set<String>) {
         self.engine = engine
         self.tenant = tenant
         self.pluginID = pluginID
+        self.tables = tables
     }
 
     /// The room if it is live now (no lock: for reads).
@@ -48,12 +51,14 @@ public struct PluginRooms: Sendable {
         _ roomID: RoomID, rows table: RoomRowTable<Row>, members: [AccountID] = [], caller: CallerSession? = nil,
         _ decide: (RoomSnapshot<Row>) throws -> (RoomChange<Row>, Result)
     ) async throws -> Result {
-        try await engine.change(roomID, in: tenant, pluginID: pluginID, rows: table, members: members, caller: caller, decide)
+        // The rows a change writes are the plugin's own, as every statement's are.
+        guard tables.contains(table.name) else { throw TableStatementRefused(reason: "\(table.name) is not one of the plugin's tables") }
+        return try await engine.change(roomID, in: tenant, pluginID: pluginID, rows: table, members: members, caller: caller, decide)
     }
 
-    /// Plugin SQL on the live room, locked (`RoomEngine.mutate`).
+    /// The plugin's tables on the live room, locked (`RoomEngine.mutate`).
     public func mutate<Result: Sendable>(_ roomID: RoomID, _ body: (RoomTransaction) async throws -> Result) async throws -> Result {
-        try await engine.mutate(roomID, in: tenant, pluginID: pluginID, body)
+        try await engine.mutate(roomID, in: tenant, pluginID: pluginID, tables: tables, body)
     }
 
     public func join(_ roomID: RoomID, account: AccountID, role: String = "member") async throws -> RoomEngine.JoinOutcome {
@@ -73,16 +78,5 @@ public struct PluginRooms: Sendable {
     /// A page of the plugin's open rooms, newest first, and how many there are.
     public func list(limit: Int, offset: Int = 0) async throws -> (rooms: [RoomListCache.Listed], total: Int) {
         try await engine.openRooms(tenant.id, pluginID: pluginID, limit: limit, offset: offset)
-    }
-}
-
-extension ClientCall {
-    /// This call's tenant's rooms of this plugin.
-    public var rooms: PluginRooms { PluginRooms(engine: services.engine, tenant: tenant, pluginID: pluginID) }
-
-    /// This call's tenant's accounts, with sessions of this plugin.
-    public var accounts: PluginAccounts {
-        PluginAccounts(store: AccountStore(database: services.database, clock: services.clock), tenantID: tenant.id, pluginID: pluginID,
-                       keyring: services.tokenKeys, outboxSignal: services.engine.outboxSignal)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 
 /// A scenario plugin: its wire protocol, its own tables and its rules, as
 /// small hooks in the spirit of Colyseus' Room. Everything that touches a
@@ -23,6 +22,9 @@ public protocol RoomPlugin: Sendable {
     /// Rows of the plugin's tables that keep an account in use: the
     /// retention purge never removes a guest they name.
     var accountReferences: [AccountReference] { get }
+    /// The plugin's own tables (created by `schema/<id>/`): the only ones
+    /// its statements may write, through `PluginTables` (#28, item 1).
+    var tables: [String] { get }
     /// The JSON Schema of the creation data (`options`) the admin API takes
     /// for this plugin's rooms: an object whose `properties` are every
     /// option it reads, described exactly as `prepareRoom` checks them
@@ -74,6 +76,8 @@ extension RoomPlugin {
 
     public var accountReferences: [AccountReference] { [] }
 
+    public var tables: [String] { [] }
+
     public var creationOptions: JSONValue { .object(["type": "object", "properties": .object([:])]) }
 
     public func clientError(for error: RoomError) -> ClientError? { nil }
@@ -101,13 +105,23 @@ public enum ChatroomPolicy: Sendable, Equatable {
     case perRoom(closeNotice: String?)
 }
 
-/// What a hook may use: the engine's open transaction and the tenant's settings.
+/// What a hook may use: the plugin's tables on the engine's open
+/// transaction, room deadlines, and the tenant's settings.
 public struct HookContext<Settings: Sendable> {
-    public let connection: PostgresConnection
+    /// The plugin's own tables, on the transaction of the hook's transition.
+    public let tables: PluginTables
     public let tenantID: TenantID
     public let settings: Settings
     public let now: Date
     /// Who asked for the transition (a host taking someone out, the sweeper, …).
     public let actor: Actor
     public let logger: Logger
+    /// The engine's room writes a hook may ask for, on the same transaction.
+    let rooms: HookRooms
+}
+
+/// Room writes the engine offers a hook, on the hook's transaction.
+struct HookRooms: Sendable {
+    /// Moves an open room's expiry (`RoomDeadline.set`).
+    let setDeadline: @Sendable (RoomID, Date, String) async throws -> Void
 }

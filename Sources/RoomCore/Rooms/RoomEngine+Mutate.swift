@@ -12,7 +12,7 @@ extension RoomEngine {
     /// decided before sees the room moved), runs `body`, writes the side
     /// effects `body` emitted to the outbox, commits and wakes the dispatcher.
     public func mutate<Result: Sendable>(
-        _ roomID: RoomID, in tenant: Tenant, pluginID: String,
+        _ roomID: RoomID, in tenant: Tenant, pluginID: String, tables: Set<String>,
         _ body: (RoomTransaction) async throws -> Result
     ) async throws -> Result {
         let now = clock.now()
@@ -20,7 +20,7 @@ extension RoomEngine {
             let writes = writes(on: connection)
             guard let room = try await writes.lockRoomBumpingVersion(tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
-            let transaction = RoomTransaction(room: room, connection: connection, now: now, logger: database.logger)
+            let transaction = RoomTransaction(room: room, connection: connection, tables: tables, now: now, logger: database.logger)
             let result = try await body(transaction)
             try await writes.enqueue(transaction.effects, tenantID: tenant.id, now: now)
             return (result, !transaction.effects.isEmpty)
@@ -43,19 +43,23 @@ extension RoomEngine {
     }
 }
 
-/// A live room locked for one plugin change: the plugin's own SQL runs on
-/// `connection`; side effects are emitted here and written by the engine.
+/// A live room locked for one plugin change: the plugin's statements run
+/// on `tables`, in the lock's transaction; side effects are emitted here and
+/// written by the engine.
 public final class RoomTransaction {
     /// The room as locked, live.
     public let room: Room
-    public let connection: PostgresConnection
+    /// The plugin's own tables, in this transaction.
+    public let tables: PluginTables
     public let now: Date
     public let logger: Logger
+    private let connection: PostgresConnection
     private(set) var effects: [OutboxMessage] = []
 
-    init(room: Room, connection: PostgresConnection, now: Date, logger: Logger) {
+    init(room: Room, connection: PostgresConnection, tables: Set<String>, now: Date, logger: Logger) {
         self.room = room
         self.connection = connection
+        self.tables = PostgresTableRunner.transaction(connection, tenantID: room.tenantID, tables: tables, logger: logger)
         self.now = now
         self.logger = logger
     }
