@@ -1,7 +1,8 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Dependencies point one way: plugins → RoomCore; RoomProviders → RoomCore;
+// Dependencies point one way: plugins → RoomKit (the plugin SDK: no engine, no
+// PostgresNIO); RoomCore (the engine) → RoomKit; RoomProviders → RoomCore;
 // RoomServer → RoomCore (and RoomProviders, for the local IM's WebSocket).
 // RoomkeeperBuild is the one place concrete plugins and providers meet
 // (Sources/RoomkeeperBuild/Build.swift); the executable and tests read it.
@@ -10,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "roomkeeper", targets: ["roomkeeper"]),
+        .library(name: "RoomKit", targets: ["RoomKit"]),
         .library(name: "RoomCore", targets: ["RoomCore"]),
         .library(name: "PluginConformance", targets: ["PluginConformance"]),
     ],
@@ -31,9 +33,22 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
     ],
     targets: [
+        // The plugin SDK (#28): what a plugin may name. Room and effect values,
+        // the plugin protocol, routes and calls, the handles the engine binds
+        // to a call's tenant and plugin, wire parameters, the pure helpers.
+        .target(
+            name: "RoomKit",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                // CPUWork: bcrypt and other heavy work on NIO's blocking pool.
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "RoomCore",
             dependencies: [
+                "RoomKit",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Only to recognise the pool's own "cannot connect" error.
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
@@ -60,18 +75,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        // Scenario plugins: ordinary library targets under Plugins/, depending on RoomCore only
-        // (not PostgresNIO: their rows go through PluginTables; ops/test builds with
-        // --explicit-target-dependency-import-check, so an undeclared import fails).
+        // Scenario plugins: ordinary library targets under Plugins/, depending on RoomKit only
+        // (not the engine, not PostgresNIO: their rows go through PluginTables). ops/test
+        // builds with --explicit-target-dependency-import-check, so importing RoomCore fails.
         .target(
             name: "AudioChatroom",
-            dependencies: ["RoomCore"],
+            dependencies: ["RoomKit"],
             path: "Plugins/AudioChatroom"
         ),
         .target(
             name: "MusicLesson",
             dependencies: [
-                "RoomCore",
+                "RoomKit",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -79,17 +94,17 @@ let package = Package(
         ),
         .target(
             name: "LiveQuiz",
-            dependencies: ["RoomCore"],
+            dependencies: ["RoomKit"],
             path: "Plugins/LiveQuiz"
         ),
         .target(
             name: "HeadsetLive",
-            dependencies: ["RoomCore"],
+            dependencies: ["RoomKit"],
             path: "Plugins/HeadsetLive"
         ),
         .target(
             name: "SealMic",
-            dependencies: ["RoomCore"],
+            dependencies: ["RoomKit"],
             path: "Plugins/SealMic"
         ),
         .target(

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// `/user/get`: a guest account with an IM token, and an opaque session.
 enum AccountRoutes {

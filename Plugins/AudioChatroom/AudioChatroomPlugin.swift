@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// NetEase's multi-person voice chatroom (seed 001): guest accounts, 48 h
 /// lifetimes with an IM chatroom for each room, whole-room mute, and mic seats kept by the

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// Who sits on a seat, as the clients show them.
 public struct SeatMember: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// `/room/list`, `/room/create`, `/room/dissolve`, `/room/mute`.
 enum RoomRoutes {

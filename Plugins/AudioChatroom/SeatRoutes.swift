@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// `/mic/…`: seat moves decided by the server. Each checks the move is legal
 /// from the seat's state for the caller's role (host = the room's creator),

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// The seat rows of a room: created with it (on the engine's transaction),
 /// changed through `RoomEngine.change` as `table`, listed for reads.

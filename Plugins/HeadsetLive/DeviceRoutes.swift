@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// `/user/get`, `/device/bind`, `/device/unbind`, `/device/list`.
 enum DeviceRoutes {

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// Smart-headset live streaming (seed 004): a headset bound to one phone, a
 /// live room per device whose stream is signed by the tenant's live provider,

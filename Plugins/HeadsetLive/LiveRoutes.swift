@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// `/live/start`, `/live/stop`, `/live/list`, `/live/query`, `/intercom/start`.
 enum LiveRoutes {

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// The PC host's paths, authenticated by room id + room password. The host
 /// names questions and moments; the server builds every message from what it

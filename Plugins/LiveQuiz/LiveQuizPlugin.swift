@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// NetEase's live quiz (seed 002): a host streams and publishes questions;
 /// players answer in the IM chatroom's rhythm. The server keeps the

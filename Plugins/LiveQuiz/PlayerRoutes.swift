@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// `/quiz/player/create`, `/quiz/player/room/query`, `/quiz/player/answer`.
 enum PlayerRoutes {

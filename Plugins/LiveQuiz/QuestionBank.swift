@@ -1,4 +1,4 @@
-import RoomCore
+import RoomKit
 
 /// A game's questions: those the host's create call gives (`questions`, a
 /// JSON array of `{question, options:[text…], rightAnswer}` with the right

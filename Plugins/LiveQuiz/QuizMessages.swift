@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import RoomCore
+import RoomKit
 
 /// The chatroom messages (msgType 100) the quiz apps decode, built from
 /// stored questions and counted answers, sent as engine side effects in order.

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// A game's stored facts.
 struct QuizGame: Sendable {

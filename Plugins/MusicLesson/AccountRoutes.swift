@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import HummingbirdBcrypt
-import RoomCore
+import RoomKit
 
 /// `/user/reg` (students) and `/user/check` (both roles). Passwords arrive
 /// as their 32-character lowercase MD5; only a bcrypt of that is stored.

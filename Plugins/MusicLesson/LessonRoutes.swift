@@ -1,6 +1,6 @@
 import Foundation
 import HummingbirdBcrypt
-import RoomCore
+import RoomKit
 
 /// `/room/create` (book), `/room/query`, `/teacher/room/query`,
 /// `/teacher/room/close`, `/room/enter`.

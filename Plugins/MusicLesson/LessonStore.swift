@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// Reads of lessons with their two accounts.
 struct LessonStore {

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// NetEase's music lesson (seed 000): students register and book lessons; a
 /// teacher account is made per booking; the lesson is a room reserved for

@@ -1,4 +1,4 @@
-import RoomCore
+import RoomKit
 
 /// A recorded lesson's final picture: the stored packets replayed in order,
 /// applying undo, per-page clear, clear ack, sync prepare and sync. Pure.

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// `/room/whiteboard/append` and `/room/whiteboard/replay`: the lesson's
 /// whiteboard recorded by the server, relayed to the other party, and

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// The mic position rows of one room: created with it and vacated on a
 /// leave (on the engine's transaction), moved through `RoomEngine.change`

@@ -1,4 +1,4 @@
-import RoomCore
+import RoomKit
 
 /// One of a room's mic positions. Stored as facts (holder, locked, muted);
 /// the clients' state bits are derived, so leaving a position can never

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// `/room/mic/join`, `/room/mic/leave`, `/room/mic/change`, `/room/mic/control`.
 /// Each move is decided by `MicPositions` on the positions as read, and

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// `/room/create`, `/room/list`, `/room/detail`, `/room/join`, `/room/leave`,
 /// `/room/destroy`, `/room/member/list`, `/room/background`.

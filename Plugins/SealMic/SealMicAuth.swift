@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// `Authorization: <token>` (no "Bearer", though one is tolerated): a signed
 /// token with an expiry, backed by a revocable session of this plugin.

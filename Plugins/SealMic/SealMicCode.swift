@@ -1,4 +1,4 @@
-import RoomCore
+import RoomKit
 
 /// SealMic's errCodes, as the shipped SealMic apps read them (the README's
 /// sealmic table lists each), shared by every SealMic route.

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// The SM:* chatroom messages every SealMic client listens to, sent through
 /// the tenant's IM provider as engine side effects (in order per room, not persisted).

@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// RongCloud's SealMic (seed 003): signed Authorization tokens, 2 h room lifetime,
 /// whose id is also their IM chatroom's, join-IM-first, 8 mic positions

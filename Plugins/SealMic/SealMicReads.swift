@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// What SealMic clients read about a room, in the original's shapes (times
 /// in epoch milliseconds), and the background, the one room attribute

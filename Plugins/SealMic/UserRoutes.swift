@@ -1,5 +1,5 @@
 import Foundation
-import RoomCore
+import RoomKit
 
 /// `/user/login`, `/user/refresh-token`, `/user/logout`.
 enum UserRoutes {

@@ -9,8 +9,9 @@ import Testing
 @Suite struct PluginHandleTests {
     static func call(_ fixture: EngineFixture, tenant: Tenant, pluginID: String) -> ClientCall<Void> {
         let services = RoomServices(database: fixture.database, clock: fixture.clock, engine: fixture.engine, tenants: fixture.tenants.directory)
-        return ClientCall(tenant: tenant, pluginID: pluginID, settings: (), policy: RoomPolicy(ttlSeconds: 60, capacity: 10),
-                          parameters: WireParameters([:]), headers: [:], clientAddress: "127.0.0.1", services: services, logger: fixture.logger)
+        return ClientCallParts(tenant: tenant, policy: RoomPolicy(ttlSeconds: 60, capacity: 10), parameters: WireParameters([:]), headers: [:],
+                               clientAddress: "127.0.0.1", services: services, logger: fixture.logger)
+            .call(pluginID: pluginID, settings: (), tables: [])
     }
 
     @Test func roomsOfAnotherPluginOrTenantAreNotFound() async throws {

@@ -52,6 +52,23 @@ import Testing
         #expect(offenders.isEmpty, "bind the call's tenant as \\(.tenant): \(offenders)")
     }
 
+    /// #28, item 1: the seam is a module boundary. Plugin targets depend on
+    /// RoomKit, never on the engine (ops/test builds with the import check,
+    /// so an import of RoomCore fails the build); this reads Package.swift
+    /// as the backstop that nobody declared the engine as a dependency.
+    @Test func pluginTargetsDependOnRoomKitNotTheEngine() throws {
+        let manifest = try String(contentsOf: Self.pluginsDirectory.deletingLastPathComponent().appendingPathComponent("Package.swift"), encoding: .utf8)
+        let target = try Regex(#"\.target\(\s*name: "(\w+)",\s*dependencies: \[([^\]]*)\],\s*path: "Plugins/"#)
+        let plugins = manifest.matches(of: target).map { ($0.output[1].substring.map(String.init) ?? "", $0.output[2].substring.map(String.init) ?? "") }
+        #expect(plugins.count == 5, "every plugin target was found (\(plugins.map(\.0)))")
+        for (name, dependencies) in plugins {
+            #expect(dependencies.contains("\"RoomKit\""), "\(name) depends on RoomKit")
+            #expect(!dependencies.contains("RoomCore") && !dependencies.contains("postgres-nio"), "\(name) depends on the engine: \(dependencies)")
+        }
+        let imports = try Self.pluginSources().filter { $0.text.contains("import RoomCore") }.map(\.file)
+        #expect(imports.isEmpty, "plugins import RoomKit: \(imports)")
+    }
+
     /// What a plugin declares as its tables is what its schema folder
     /// creates: the scope `PluginTables` enforces is the plugin's real one.
     @Test func everyPluginDeclaresTheTablesItsSchemaCreates() throws {

@@ -11,9 +11,9 @@ import Testing
 @Suite struct PluginTablesTests {
     static func call(_ fixture: EngineFixture, tenant: Tenant, tables: [String]) -> ClientCall<Void> {
         let services = RoomServices(database: fixture.database, clock: fixture.clock, engine: fixture.engine, tenants: fixture.tenants.directory)
-        return ClientCall(tenant: tenant, pluginID: TestRoomsPlugin.pluginID, settings: (), policy: RoomPolicy(ttlSeconds: 60, capacity: 10),
-                          parameters: WireParameters([:]), headers: [:], clientAddress: "127.0.0.1", services: services, logger: fixture.logger,
-                          tables: tables)
+        return ClientCallParts(tenant: tenant, policy: RoomPolicy(ttlSeconds: 60, capacity: 10), parameters: WireParameters([:]), headers: [:],
+                               clientAddress: "127.0.0.1", services: services, logger: fixture.logger)
+            .call(pluginID: TestRoomsPlugin.pluginID, settings: (), tables: tables)
     }
 
     /// A table named for this test, with the columns a plugin's have.

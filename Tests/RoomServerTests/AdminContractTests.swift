@@ -90,7 +90,7 @@ import Testing
                 for match in try String(contentsOf: file, encoding: .utf8).matches(of: literal) { sent.insert(String(match.output[1].substring!)) }
             }
         }
-        let engine = try String(contentsOf: Self.sources.appendingPathComponent("RoomCore/Rooms/RoomError.swift"), encoding: .utf8)
+        let engine = try String(contentsOf: Self.sources.appendingPathComponent("RoomKit/Rooms/RoomError.swift"), encoding: .utf8)
         let codeSwitch = try #require(engine.range(of: "public var code: String"))
         for match in engine[codeSwitch.upperBound...].matches(of: try Regex(#"case \.\w+: "([a-z_]+)""#)) { sent.insert(String(match.output[1].substring!)) }
         #expect(sent.count >= 20, "the codes were read: \(sent.sorted())")

@@ -1,21 +1,6 @@
 import Foundation
 import PostgresNIO
 
-/// A tenant's end user.
-public struct Account: Sendable, Equatable {
-    public var accid: AccountID
-    public var nickname: String
-    public var avatar: String
-    public var role: String
-
-    public init(accid: AccountID, nickname: String, avatar: String = "", role: String = "user") {
-        self.accid = accid
-        self.nickname = nickname
-        self.avatar = avatar
-        self.role = role
-    }
-}
-
 /// Accounts and their sessions. A session token (`sid`) is random and stored
 /// only as its SHA-256; it expires and can be revoked.
 public struct AccountStore: Sendable {

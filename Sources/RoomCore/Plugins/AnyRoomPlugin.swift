@@ -73,12 +73,12 @@ public struct BoundPlugin: Sendable {
         let tables = Set(plugin.tables)
         @Sendable func hook(_ parts: HookParts) -> HookContext<Plugin.Settings> {
             let connection = UncheckedSendableBox(parts.connection)
-            let rooms = HookRooms(setDeadline: { roomID, expiry, reason in
-                try await RoomDeadline.write(roomID, to: expiry, reason: reason, tenantID: parts.tenantID, now: parts.now, actor: parts.actor,
-                                             connection: connection.value, logger: parts.logger)
-            })
             return HookContext(tables: PostgresTableRunner.transaction(parts.connection, tenantID: parts.tenantID, tables: tables, logger: parts.logger),
-                               tenantID: parts.tenantID, settings: settings, now: parts.now, actor: parts.actor, logger: parts.logger, rooms: rooms)
+                               tenantID: parts.tenantID, settings: settings, now: parts.now, actor: parts.actor, logger: parts.logger,
+                               setDeadline: { roomID, expiry, reason in
+                                   try await RoomDeadline.write(roomID, to: expiry, reason: reason, tenantID: parts.tenantID, now: parts.now,
+                                                                actor: parts.actor, connection: connection.value, logger: parts.logger)
+                               })
         }
         id = plugin.id
         wire = plugin.wire
@@ -126,9 +126,12 @@ public struct ClientCallParts: Sendable {
         self.logger = logger
     }
 
-    func call<Settings: Sendable>(pluginID: String, settings: Settings, tables: [String]) -> ClientCall<Settings> {
-        ClientCall(tenant: tenant, pluginID: pluginID, settings: settings, policy: policy, parameters: parameters, headers: headers, clientAddress: clientAddress,
-                   services: services, logger: logger, tables: tables)
+    /// The call a route of plugin `pluginID` gets, its handles bound to the
+    /// tenant and plugin (tests make calls the same way).
+    public func call<Settings: Sendable>(pluginID: String, settings: Settings, tables: [String]) -> ClientCall<Settings> {
+        let host = EngineCallHost(services: services, tenant: tenant, pluginID: pluginID, policy: policy, clientAddress: clientAddress, ownTables: Set(tables))
+        return ClientCall(tenant: tenant.pluginView, pluginID: pluginID, settings: settings, policy: policy, parameters: parameters, headers: headers,
+                          clientAddress: clientAddress, logger: logger, host: host)
     }
 }
 

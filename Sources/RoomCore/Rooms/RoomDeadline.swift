@@ -2,17 +2,8 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Moves an open room's expiry inside a plugin hook's transaction (a live
-/// room idles towards an early expiry until its stream starts), with an
-/// audit event. The sweeper then expires it as any other room.
-public enum RoomDeadline {
-    /// `expiry` is kept between now and the longest TTL from now: a date a
-    /// plugin derived from input can be anything, and one PostgreSQL's
-    /// timestamp cannot hold traps the process when it is encoded (#27).
-    public static func set<Settings>(_ roomID: RoomID, to expiry: Date, reason: String, hook: HookContext<Settings>) async throws {
-        try await hook.rooms.setDeadline(roomID, StorableDate.clamped(expiry, from: hook.now), reason)
-    }
-
+/// The engine's side of `RoomDeadline.set`.
+extension RoomDeadline {
     /// The engine's side: on the hook's transaction, with an audit event.
     static func write(_ roomID: RoomID, to expiry: Date, reason: String, tenantID: TenantID, now: Date, actor: Actor,
                       connection: PostgresConnection, logger: Logger) async throws {

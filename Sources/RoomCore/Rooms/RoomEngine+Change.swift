@@ -144,16 +144,3 @@ struct RowsUnreadable: Error, CustomStringConvertible {
     let table: String
     var description: String { "the rows of \(table) could not be read" }
 }
-
-/// The session a change's request came with (a NetEase-style `sid` of the
-/// changed room's plugin), checked in the change's read.
-public struct CallerSession: Sendable {
-    public let sid: String?
-    /// What the request is answered when the session is missing or not live.
-    public let refusal: any Error & Sendable
-
-    public init(sid: String?, refusal: any Error & Sendable) {
-        self.sid = sid
-        self.refusal = refusal
-    }
-}

@@ -20,7 +20,9 @@ extension RoomEngine {
             let writes = writes(on: connection)
             guard let room = try await writes.lockRoomBumpingVersion(tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
-            let transaction = RoomTransaction(room: room, connection: connection, tables: tables, now: now, logger: database.logger)
+            let transaction = RoomTransaction(
+                room: room, tables: PostgresTableRunner.transaction(connection, tenantID: room.tenantID, tables: tables, logger: database.logger),
+                now: now, logger: database.logger, writes: LockedRoomWrites(connection: connection, logger: database.logger))
             let result = try await body(transaction)
             try await writes.enqueue(transaction.effects, tenantID: tenant.id, now: now)
             return (result, !transaction.effects.isEmpty)
@@ -43,42 +45,16 @@ extension RoomEngine {
     }
 }
 
-/// A live room locked for one plugin change: the plugin's statements run
-/// on `tables`, in the lock's transaction; side effects are emitted here and
-/// written by the engine.
-public final class RoomTransaction {
-    /// The room as locked, live.
-    public let room: Room
-    /// The plugin's own tables, in this transaction.
-    public let tables: PluginTables
-    public let now: Date
-    public let logger: Logger
-    private let connection: PostgresConnection
-    private(set) var effects: [OutboxMessage] = []
+/// A `RoomTransaction`'s reads and writes of the locked room, on its connection.
+struct LockedRoomWrites: RoomTransactionWrites {
+    let connection: PostgresConnection
+    let logger: Logger
 
-    init(room: Room, connection: PostgresConnection, tables: Set<String>, now: Date, logger: Logger) {
-        self.room = room
-        self.connection = connection
-        self.tables = PostgresTableRunner.transaction(connection, tenantID: room.tenantID, tables: tables, logger: logger)
-        self.now = now
-        self.logger = logger
-    }
-
-    public func emit(_ messages: [OutboxMessage]) {
-        effects += messages
-    }
-
-    public func emit(_ message: OutboxMessage) {
-        effects.append(message)
-    }
-
-    /// Which of `accounts` are joined members now (read under the room's lock).
-    public func joined(among accounts: [AccountID]) async throws -> Set<AccountID> {
+    func joined(_ room: Room, among accounts: [AccountID]) async throws -> Set<AccountID> {
         try await RoomWrites(connection: connection, logger: logger).joined(room, among: accounts)
     }
 
-    /// Merges `patch` into the room's plugin attributes.
-    public func mergeAttributes(_ patch: [String: JSONValue]) async throws {
+    func mergeAttributes(_ room: Room, patch: [String: JSONValue]) async throws {
         try await RoomWrites(connection: connection, logger: logger).mergeAttributes(room, patch: JSONValue.object(patch).jsonText)
     }
 }

@@ -142,16 +142,7 @@ public struct RoomEngine: Sendable {
 
     // MARK: transitions on one room
 
-    public enum JoinOutcome: Sendable, Equatable {
-        case joined(Room)
-        case alreadyJoined(Room)
-
-        public var room: Room {
-            switch self {
-            case .joined(let room), .alreadyJoined(let room): room
-            }
-        }
-    }
+    public typealias JoinOutcome = RoomKit.JoinOutcome
 
     /// `pluginID`: the plugin asking; a room of another plugin is "not found"
     /// to it. Returns the room as the join left it.

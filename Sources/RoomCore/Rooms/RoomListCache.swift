@@ -16,15 +16,7 @@ import Synchronization
 ///
 /// Memory is bounded by lists, not rooms: at most `maxHead` rooms a list.
 public final class RoomListCache: Sendable {
-    public struct Listed: Sendable {
-        public let room: Room
-        public let joinedCount: Int
-
-        public init(room: Room, joinedCount: Int) {
-            self.room = room
-            self.joinedCount = joinedCount
-        }
-    }
+    public typealias Listed = ListedRoom
 
     /// The first rooms of one list and how many rooms the list has in all.
     public struct Head: Sendable {

@@ -37,6 +37,13 @@ public struct TableValueUnreadable: Error, CustomStringConvertible {
     public let column: Int
     public let expected: String
     public let found: String
+
+    public init(column: Int, expected: String, found: String) {
+        self.column = column
+        self.expected = expected
+        self.found = found
+    }
+
     public var description: String { "column \(column) is not \(expected): \(found)" }
 }
 

@@ -110,6 +110,13 @@ public struct RoomMember: Sendable, Equatable {
     public var role: String
     public var status: MemberStatus
     public var joinedAt: Date
+
+    public init(accid: AccountID, role: String, status: MemberStatus, joinedAt: Date) {
+        self.accid = accid
+        self.role = role
+        self.status = status
+        self.joinedAt = joinedAt
+    }
 }
 
 public struct RoomEvent: Sendable, Equatable {
@@ -118,4 +125,12 @@ public struct RoomEvent: Sendable, Equatable {
     public var kind: String
     public var actor: String
     public var detail: String
+
+    public init(id: Int64, at: Date, kind: String, actor: String, detail: String) {
+        self.id = id
+        self.at = at
+        self.kind = kind
+        self.actor = actor
+        self.detail = detail
+    }
 }

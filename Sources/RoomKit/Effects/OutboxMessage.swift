@@ -46,7 +46,7 @@ public enum OutboxEffect: Sendable, Equatable {
 
     /// Per-room order holds within a lane: the tenant's providers share one,
     /// each webhook endpoint has its own.
-    var lane: String {
+    package var lane: String {
         switch self {
         case .im, .live, .event: ""
         case .webhook(let delivery): "webhook:" + delivery.endpoint
@@ -54,7 +54,7 @@ public enum OutboxEffect: Sendable, Equatable {
     }
 
     /// The inner effect as JSON text (what the admin API shows as `payload`).
-    var payload: String {
+    package var payload: String {
         switch self {
         case .im(.closeChatroom(let chatroom, let op, let notice)):
             // Written by hand: every closed room has one (a sweep writes a
@@ -69,7 +69,7 @@ public enum OutboxEffect: Sendable, Equatable {
     }
 
     /// nil for a kind or payload this build cannot read.
-    static func decode(kind: String, payload: String) -> OutboxEffect? {
+    package static func decode(kind: String, payload: String) -> OutboxEffect? {
         let data = Data(payload.utf8)
         switch kind {
         case "im": return (try? JSONDecoder().decode(IMEffect.self, from: data)).map(OutboxEffect.im)
@@ -113,41 +113,5 @@ public enum IMEffect: Codable, Sendable, Equatable {
         case .revokeTokens(let accid):
             try await provider.revokeTokens(accid: accid)
         }
-    }
-}
-
-/// An outbox row as stored.
-public struct OutboxEntry: Sendable, Equatable {
-    public enum Status: String, Sendable, Codable, CaseIterable {
-        case pending, delivered, dead
-    }
-
-    public var tenantID: TenantID
-    public var id: Int64
-    public var roomID: RoomID?
-    public var kind: String
-    public var payload: String
-    /// The effect, read once when the entry is loaded; nil when unreadable.
-    public var effect: OutboxEffect?
-    public var status: Status
-    public var attempts: Int
-    public var nextAttemptAt: Date
-    public var lastError: String?
-    public var createdAt: Date
-    public var deliveredAt: Date?
-}
-
-extension OutboxEntry {
-    /// The webhook endpoint a webhook entry goes to.
-    public var webhookEndpoint: String? {
-        if case .webhook(let delivery) = effect { return delivery.endpoint }
-        return nil
-    }
-
-    /// One key per entry, the same on every attempt (the entry's identity,
-    /// hashed so it names neither tenant nor sequence): what a vendor that
-    /// deduplicates sees.
-    public var idempotencyKey: String {
-        String(Secrets.sha256Hex("\(tenantID)/outbox/\(id)").prefix(32))
     }
 }

@@ -49,7 +49,7 @@ public enum RoomLifecycle {
     /// The longest a room may live, from creation or by one extension: a
     /// bound at the edge, so no number reaches date arithmetic unchecked.
     public static let ttlRange = 1...(366 * 86_400)
-    static let ttlRangeText = "must be between 1 and \(366 * 86_400) seconds (366 days)"
+    package static let ttlRangeText = "must be between 1 and \(366 * 86_400) seconds (366 days)"
 
     public static func decide(_ command: Command, on snapshot: Snapshot, now: Date) -> Result<Transition, RoomError> {
         let room = snapshot.room

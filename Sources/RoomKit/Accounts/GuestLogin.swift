@@ -21,7 +21,7 @@ public struct GuestLogin: Sendable {
         // after (a vendor's call is not held inside a database write). If the
         // vendor fails, the login fails and its session is never handed out.
         let sid = Secrets.randomToken(bytes: 24)
-        let expiresAt = call.services.clock.now().addingTimeInterval(TimeInterval(ttlSeconds))
+        let expiresAt = call.now().addingTimeInterval(TimeInterval(ttlSeconds))
         let account = try await call.createGuestWithSession(prefix: prefix, nickname: nickname, avatar: avatar,
                                                             token: sid, expiresAt: expiresAt)
         let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname, avatar: avatar))

@@ -44,9 +44,11 @@ public struct ClientRoute<Settings: Sendable>: Sendable {
     }
 }
 
-/// Everything a route handler may use for one request.
+/// Everything a route handler may use for one request. What it reaches of
+/// the engine (`rooms`, `accounts`, `tables`, `secrets`, creating rooms and
+/// guests) is bound to the call's tenant and plugin by the engine's `host`.
 public struct ClientCall<Settings: Sendable>: Sendable {
-    public let tenant: Tenant
+    public let tenant: PluginTenant
     /// The plugin whose route this is: what `rooms` and `accounts` are bound to.
     public let pluginID: String
     public let settings: Settings
@@ -57,16 +59,15 @@ public struct ClientCall<Settings: Sendable>: Sendable {
     /// The client's IP address: the peer's, or the one a trusted proxy
     /// forwarded. What per-address rate limits count by.
     public let clientAddress: String
-    public let services: RoomServices
     public let logger: Logger
-    /// The plugin's own tables (`RoomPlugin.tables`), what `tables` reaches.
-    let ownTables: Set<String>
+    /// The engine's side of this call, bound to its tenant and plugin.
+    let host: any PluginCallHost
 
+    /// Made by the engine for each request.
     public init(
-        tenant: Tenant, pluginID: String, settings: Settings, policy: RoomPolicy, parameters: WireParameters,
-        headers: [String: String], clientAddress: String, services: RoomServices, logger: Logger, tables: [String] = []
+        tenant: PluginTenant, pluginID: String, settings: Settings, policy: RoomPolicy, parameters: WireParameters,
+        headers: [String: String], clientAddress: String, logger: Logger, host: any PluginCallHost
     ) {
-        self.ownTables = Set(tables)
         self.tenant = tenant
         self.pluginID = pluginID
         self.settings = settings
@@ -74,8 +75,8 @@ public struct ClientCall<Settings: Sendable>: Sendable {
         self.parameters = parameters
         self.headers = headers
         self.clientAddress = clientAddress
-        self.services = services
         self.logger = logger
+        self.host = host
     }
 }
 

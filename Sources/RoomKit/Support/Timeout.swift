@@ -2,6 +2,11 @@
 public struct TimeoutError: Error, Sendable, CustomStringConvertible {
     public let operation: String
     public let seconds: Double
+
+    public init(operation: String, seconds: Double) {
+        self.operation = operation
+        self.seconds = seconds
+    }
     public var description: String { "\(operation) did not finish within \(seconds)s" }
 }
 

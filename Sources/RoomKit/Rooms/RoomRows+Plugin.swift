@@ -55,6 +55,14 @@ public struct RoomSnapshot<Row: RoomRow>: Sendable {
     public let caller: Account?
     /// The change's time: the room was live then, and rows are stamped with it.
     public let now: Date
+
+    public init(room: Room, rows: [Row], joined: Set<AccountID>, caller: Account?, now: Date) {
+        self.room = room
+        self.rows = rows
+        self.joined = joined
+        self.caller = caller
+        self.now = now
+    }
 }
 
 /// What a plugin decided about one room: the rows to write (inserted, or
@@ -77,5 +85,30 @@ public struct RoomChange<Row: RoomRow>: Sendable {
 
     public mutating func emit(_ message: OutboxMessage) {
         effects.append(message)
+    }
+}
+
+/// The session a change's request came with (a NetEase-style `sid` of the
+/// changed room's plugin), checked in the change's read.
+public struct CallerSession: Sendable {
+    public let sid: String?
+    /// What the request is answered when the session is missing or not live.
+    public let refusal: any Error & Sendable
+
+    public init(sid: String?, refusal: any Error & Sendable) {
+        self.sid = sid
+        self.refusal = refusal
+    }
+}
+
+/// What a join did: the account joined now, or was in already.
+public enum JoinOutcome: Sendable, Equatable {
+    case joined(Room)
+    case alreadyJoined(Room)
+
+    public var room: Room {
+        switch self {
+        case .joined(let room), .alreadyJoined(let room): room
+        }
     }
 }

@@ -40,5 +40,10 @@ public protocol PluginTableRunner: Sendable {
 /// error of the plugin's, answered as an internal error and logged.
 public struct TableStatementRefused: Error, CustomStringConvertible {
     public let reason: String
+
+    public init(reason: String) {
+        self.reason = reason
+    }
+
     public var description: String { "plugin statement refused: \(reason)" }
 }

@@ -116,12 +116,78 @@ public struct HookContext<Settings: Sendable> {
     /// Who asked for the transition (a host taking someone out, the sweeper, …).
     public let actor: Actor
     public let logger: Logger
-    /// The engine's room writes a hook may ask for, on the same transaction.
-    let rooms: HookRooms
+    /// The engine's write of a room's expiry, on the same transaction (`RoomDeadline.set`).
+    let setDeadline: @Sendable (RoomID, Date, String) async throws -> Void
+
+    /// Made by the engine for each hook call.
+    public init(tables: PluginTables, tenantID: TenantID, settings: Settings, now: Date, actor: Actor, logger: Logger,
+                setDeadline: @escaping @Sendable (RoomID, Date, String) async throws -> Void) {
+        self.tables = tables
+        self.tenantID = tenantID
+        self.settings = settings
+        self.now = now
+        self.actor = actor
+        self.logger = logger
+        self.setDeadline = setDeadline
+    }
 }
 
-/// Room writes the engine offers a hook, on the hook's transaction.
-struct HookRooms: Sendable {
-    /// Moves an open room's expiry (`RoomDeadline.set`).
-    let setDeadline: @Sendable (RoomID, Date, String) async throws -> Void
+/// Moves an open room's expiry inside a plugin hook's transaction (a live
+/// room idles towards an early expiry until its stream starts), with an
+/// audit event. The sweeper then expires it as any other room.
+public enum RoomDeadline {
+    /// `expiry` is kept between now and the longest TTL from now: a date a
+    /// plugin derived from input can be anything, and one PostgreSQL's
+    /// timestamp cannot hold traps the process when it is encoded (#27).
+    public static func set<Settings>(_ roomID: RoomID, to expiry: Date, reason: String, hook: HookContext<Settings>) async throws {
+        try await hook.setDeadline(roomID, StorableDate.clamped(expiry, from: hook.now), reason)
+    }
+}
+
+/// A live room locked for one plugin change: the plugin's statements run
+/// on `tables`, in the lock's transaction; side effects are emitted here and
+/// written by the engine.
+public final class RoomTransaction {
+    /// The room as locked, live.
+    public let room: Room
+    /// The plugin's own tables, in this transaction.
+    public let tables: PluginTables
+    public let now: Date
+    public let logger: Logger
+    private let writes: any RoomTransactionWrites
+    /// What the plugin emitted, for the engine to write to the outbox.
+    public private(set) var effects: [OutboxMessage] = []
+
+    /// Made by the engine once it holds the room's lock.
+    public init(room: Room, tables: PluginTables, now: Date, logger: Logger, writes: any RoomTransactionWrites) {
+        self.room = room
+        self.tables = tables
+        self.now = now
+        self.logger = logger
+        self.writes = writes
+    }
+
+    public func emit(_ messages: [OutboxMessage]) {
+        effects += messages
+    }
+
+    public func emit(_ message: OutboxMessage) {
+        effects.append(message)
+    }
+
+    /// Which of `accounts` are joined members now (read under the room's lock).
+    public func joined(among accounts: [AccountID]) async throws -> Set<AccountID> {
+        try await writes.joined(room, among: accounts)
+    }
+
+    /// Merges `patch` into the room's plugin attributes.
+    public func mergeAttributes(_ patch: [String: JSONValue]) async throws {
+        try await writes.mergeAttributes(room, patch: patch)
+    }
+}
+
+/// The engine's room reads and writes inside a `RoomTransaction`.
+public protocol RoomTransactionWrites {
+    func joined(_ room: Room, among accounts: [AccountID]) async throws -> Set<AccountID>
+    func mergeAttributes(_ room: Room, patch: [String: JSONValue]) async throws
 }

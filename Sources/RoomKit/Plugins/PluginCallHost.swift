@@ -1,0 +1,111 @@
+import Foundation
+
+/// The engine's side of one client call, bound to its tenant and plugin
+/// (#28, item 1). RoomKit declares it; the engine implements it, so a plugin
+/// reaches rooms, accounts and its own rows only through what a call hands
+/// it, and has no way to name another tenant or plugin.
+public protocol PluginCallHost: Sendable {
+    var rooms: any PluginRooms { get }
+    var accounts: any PluginAccounts { get }
+    var tables: PluginTables { get }
+    var secrets: any PluginSecrets { get }
+    func now() -> Date
+    /// Counts `action` for the client's address; throws
+    /// `RoomError.rateLimited` past the tenant's limit.
+    func throttle(_ action: ClientAction) async throws
+    func checkLogin(_ accid: AccountID, check: () async throws -> Bool) async throws -> Bool
+    /// A room of the call's plugin (`spec.pluginID` is set to it).
+    func createRoom(_ spec: NewRoom, by actor: Actor) async throws -> Room
+    func createGuestWithSession(prefix: String, nickname: (String) -> String, avatar: String,
+                                token: String, expiresAt: Date) async throws -> Account
+}
+
+/// What a client may create, counted per client address.
+public enum ClientAction: Sendable {
+    case newAccount
+    /// Of the call's plugin.
+    case newRoom
+
+    public func key(pluginID: String) -> String {
+        switch self {
+        case .newAccount: "accounts"
+        case .newRoom: "rooms:\(pluginID)"
+        }
+    }
+
+    public var noun: String {
+        switch self {
+        case .newAccount: "new accounts from this address"
+        case .newRoom: "new rooms from this address"
+        }
+    }
+}
+
+/// What a route reaches the engine by; plugins create accounts and rooms
+/// only through these, so every route is limited the same way
+/// (`PluginSeamTests` checks that no plugin goes around them).
+extension ClientCall {
+    public typealias Action = ClientAction
+
+    /// This call's tenant's rooms of this plugin.
+    public var rooms: any PluginRooms { host.rooms }
+
+    /// This call's tenant's accounts, with sessions of this plugin.
+    public var accounts: any PluginAccounts { host.accounts }
+
+    /// This call's tenant's rows of this plugin's own tables.
+    public var tables: PluginTables { host.tables }
+
+    /// Seals secrets kept for showing again (never stored in clear).
+    public var secrets: any PluginSecrets { host.secrets }
+
+    /// The server's clock (tests move it).
+    public func now() -> Date { host.now() }
+
+    /// Counts the action for this client's address; throws
+    /// `RoomError.rateLimited` past the tenant's limit for the plugin.
+    public func throttle(_ action: Action) async throws {
+        try await host.throttle(action)
+    }
+
+    /// `check` (a password's) for `accid`, within the failed-login limits
+    /// of the account and this client's address.
+    public func checkLogin(_ accid: AccountID, check: () async throws -> Bool) async throws -> Bool {
+        try await host.checkLogin(accid, check: check)
+    }
+
+    /// A room of this call's plugin created for this client, within its
+    /// address's limit. `counted`: the route called `throttle(.newRoom)`
+    /// itself, before work it would otherwise have to undo.
+    public func createRoom(_ spec: NewRoom, by actor: Actor, counted: Bool = false) async throws -> Room {
+        guard spec.pluginID.isEmpty || spec.pluginID == pluginID else { throw RoomError.pluginNotEnabled(spec.pluginID) }
+        if !counted { try await throttle(.newRoom) }
+        return try await host.createRoom(spec, by: actor)
+    }
+
+    /// A new guest account and its first session (`token`, made by the
+    /// caller), written together, within this client's address's limit.
+    public func createGuestWithSession(prefix: String, nickname: (String) -> String, avatar: String,
+                                       token: String, expiresAt: Date) async throws -> Account {
+        try await throttle(.newAccount)
+        return try await host.createGuestWithSession(prefix: prefix, nickname: nickname, avatar: avatar, token: token, expiresAt: expiresAt)
+    }
+}
+
+/// What a plugin sees of its tenant: who it is and its media providers.
+/// Not its admin keys, webhooks or other plugins.
+public struct PluginTenant: Sendable {
+    public let id: TenantID
+    public let name: String
+    public let im: any IMProvider
+    public let live: any LiveProvider
+    public let intercom: any IntercomProvider
+
+    public init(id: TenantID, name: String, im: any IMProvider, live: any LiveProvider, intercom: any IntercomProvider) {
+        self.id = id
+        self.name = name
+        self.im = im
+        self.live = live
+        self.intercom = intercom
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// The rooms a route may reach: its tenant's rooms of its own plugin (#28,
+/// item 1). The engine binds it once per call, so no plugin passes a tenant
+/// or its own id, and none can name another plugin's or tenant's rooms: a
+/// room of either is "not found" here.
+public protocol PluginRooms: Sendable {
+    var pluginID: String { get }
+
+    /// The room if it is live now (no lock: for reads).
+    func live(_ roomID: RoomID) async throws -> Room
+
+    /// The room in whatever state, or nil (for reads that show closed rooms).
+    func find(_ roomID: RoomID) async throws -> Room?
+
+    /// The room's members (joined, left, banned) as last committed.
+    func members(_ room: Room) async throws -> [RoomMember]
+
+    /// What the tenant's live provider last reported of a stream (its
+    /// verified callbacks), or nil.
+    func stream(_ name: String) async throws -> (live: Bool, at: Date)?
+
+    /// Is the room live now, by the engine's one definition?
+    func isLive(_ room: Room) -> Bool
+
+    /// A change of the room's plugin rows, decided on one read and written
+    /// once. `caller`: the request's session (its `sid` of this plugin),
+    /// refused with its `refusal` unless live.
+    func change<Row: RoomRow, Result: Sendable>(
+        _ roomID: RoomID, rows table: RoomRowTable<Row>, members: [AccountID], caller: CallerSession?,
+        _ decide: (RoomSnapshot<Row>) throws -> (RoomChange<Row>, Result)
+    ) async throws -> Result
+
+    /// The plugin's tables on the live room, locked, in one transaction.
+    func mutate<Result: Sendable>(_ roomID: RoomID, _ body: (RoomTransaction) async throws -> Result) async throws -> Result
+
+    func join(_ roomID: RoomID, account: AccountID, role: String) async throws -> JoinOutcome
+
+    /// `actor`: someone else taking the account out (a host's kick).
+    func leave(_ roomID: RoomID, account: AccountID, by actor: Actor?) async throws
+
+    @discardableResult
+    func dissolve(_ roomID: RoomID, by actor: Actor) async throws -> Room
+
+    /// A page of the plugin's open rooms, newest first, and how many there are.
+    func list(limit: Int, offset: Int) async throws -> (rooms: [ListedRoom], total: Int)
+}
+
+extension PluginRooms {
+    public func change<Row: RoomRow, Result: Sendable>(
+        _ roomID: RoomID, rows table: RoomRowTable<Row>, members: [AccountID] = [], caller: CallerSession? = nil,
+        _ decide: (RoomSnapshot<Row>) throws -> (RoomChange<Row>, Result)
+    ) async throws -> Result {
+        try await change(roomID, rows: table, members: members, caller: caller, decide)
+    }
+
+    public func join(_ roomID: RoomID, account: AccountID) async throws -> JoinOutcome {
+        try await join(roomID, account: account, role: "member")
+    }
+
+    public func leave(_ roomID: RoomID, account: AccountID) async throws {
+        try await leave(roomID, account: account, by: nil)
+    }
+
+    public func list(limit: Int) async throws -> (rooms: [ListedRoom], total: Int) {
+        try await list(limit: limit, offset: 0)
+    }
+}
+
+/// An open room as a list shows it.
+public struct ListedRoom: Sendable {
+    public let room: Room
+    public let joinedCount: Int
+
+    public init(room: Room, joinedCount: Int) {
+        self.room = room
+        self.joinedCount = joinedCount
+    }
+}
+
+/// The accounts a route may reach: its tenant's, with sessions of its own
+/// plugin (#28, item 1). New guests are made through `ClientCall`, which
+/// counts them per client address.
+public protocol PluginAccounts: Sendable {
+    var pluginID: String { get }
+
+    func account(_ accid: AccountID) async throws -> Account?
+
+    /// The account behind a live session of this plugin; with
+    /// `renewSeconds`, the session's expiry moves to now + that.
+    func resolve(sid: String, renewSeconds: Int?) async throws -> (Account, expiresAt: Date)?
+
+    /// `resolve` and the account's open rooms of this plugin, newest first.
+    func resolveWithOpenRooms(sid: String) async throws -> (account: Account, openRooms: [RoomID])?
+
+    /// The account behind a signed token of a live session of this plugin.
+    func resolveSigned(token: String) async throws -> Account?
+
+    /// A signed token for a new session (bound to an account by the caller).
+    func signedSessionToken(ttlSeconds: Int) async throws -> (token: String, expiresAt: Date)
+
+    /// A new session of this plugin; the token is shown once.
+    func openSession(accid: AccountID, ttlSeconds: Int) async throws -> (sid: String, expiresAt: Date)
+
+    /// A named account (false: the id is taken).
+    func create(_ account: Account, passwordHash: String?) async throws -> Bool
+
+    func accountWithPassword(_ accid: AccountID) async throws -> (Account, passwordHash: String?)?
+
+    func delete(_ accid: AccountID) async throws
+
+    /// Ends every session of the account now, and its IM access through the outbox.
+    @discardableResult
+    func revokeAccess(_ accid: AccountID) async throws -> Int
+}
+
+extension PluginAccounts {
+    public func resolve(sid: String) async throws -> (Account, expiresAt: Date)? {
+        try await resolve(sid: sid, renewSeconds: nil)
+    }
+}
+
+/// Seals and opens secrets with the server's key.
+public protocol PluginSecrets: Sendable {
+    func seal(_ secret: String) async throws -> String
+    /// nil when `sealed` was not sealed with this server's key.
+    func open(_ sealed: String) async throws -> String?
+}
