@@ -122,9 +122,10 @@ enum LiveRoutes {
         },
 
         ClientRoute("/live/query", methods: [.get, .post]) { call in
-            _ = try await NetEase.account(call)
+            let viewer = try await NetEase.account(call)
             let roomID = try call.parameters.requiredInt64("roomId")
-            let room = try await call.rooms.live(roomID)
+            // A viewer's way in: its pull URLs are signed credentials (#29).
+            let room = try await call.rooms.enter(roomID, as: viewer.accid)
             guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
             let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: room.expiresAt)
             var online = 0

@@ -49,7 +49,16 @@ enum PlayerRoutes {
             let roomID = try call.parameters.requiredInt64("roomId")
             let store = QuizStore(tables: call.tables)
             guard let game = try await store.game(roomID) else { throw RoomError.notFound }
-            guard game.status < 2, let room = try? await call.rooms.live(roomID) else { throw QuizCodes.over() }
+            guard game.status < 2 else { throw QuizCodes.over() }
+            // A player's way in: a banned account is not registered (#29).
+            let room: Room
+            do {
+                room = try await call.rooms.enter(roomID, as: account.accid)
+            } catch RoomError.banned {
+                throw RoomError.banned
+            } catch {
+                throw QuizCodes.over()
+            }
             try await store.enter(roomID, accid: account.accid, revives: call.settings.revives, now: call.now())
             let pull = try await call.tenant.live.pullURLs(stream: game.stream, expiresAt: room.expiresAt)
             var online = 0

@@ -70,6 +70,28 @@ struct CheckContext {
         try expect(joined.isEmpty, "the refused account is not a member")
     }
 
+    /// #29: every plugin's way in (a join, audio-chatroom's seat apply, a
+    /// viewer's or a player's entry) asks the engine's one ban rule: a
+    /// banned account does not get in with the credential it holds, while an
+    /// account that is not banned gets into the same room right after (so
+    /// the refusal was the ban's, not the room's state).
+    func bannedAccountsStayOut() async throws {
+        let creator = try await driver.makeAccount(client(0))
+        let roomID = try await driver.createRoom(client(0), owner: creator)
+        let banned = try await driver.makeAccount(client(0))
+        let other = try await driver.makeAccount(client(0))
+        let bans = "/admin/v1/tenants/\(world.tenantIDs[0])/rooms/\(roomID)/bans"
+        let ban = try await admin(bans, key: world.operatorKey, method: .post, json: #"{"account":\#(JSONValue.literal(banned.accid))}"#)
+        try expect(ban.status == .created, "the admin API bans the account from the room (got \(ban.status))")
+        try expect(try await driver.joinRoom(client(0), roomID: roomID, as: banned) == false, "a banned account does not get in")
+        if try await driver.joinRoom(client(0), roomID: roomID, as: other) {
+            try expect(true, "an account that is not banned gets in right after: the refusal was the ban's")
+        }
+        let id = try require(ban.json["id"]?.string, "the ban has an id")
+        let lifted = try await admin("\(bans)/\(id)", key: world.operatorKey, method: .delete)
+        try expect(lifted.status == .ok && lifted.json["active"] == .bool(false), "the ban is lifted (got \(lifted.status))")
+    }
+
     func otherTenantsCannotSeeOrTouch() async throws {
         let owner = try await driver.makeAccount(client(0))
         let roomID = try await driver.createRoom(client(0), owner: owner)

@@ -28,6 +28,7 @@ public struct ConformanceSuite: Sendable {
         case absurdTTLsAreRefusedOnCreateAndExtend
         case closingReachesTheIMProvider
         case sideEffectsAreOrderedPerRoom
+        case bannedAccountsStayOut
 
         public var description: String { rawValue }
     }
@@ -65,6 +66,7 @@ public struct ConformanceSuite: Sendable {
             case .absurdTTLsAreRefusedOnCreateAndExtend: try await context.absurdTTLsAreRefusedOnCreateAndExtend()
             case .closingReachesTheIMProvider: try await context.closingReachesTheIMProvider()
             case .sideEffectsAreOrderedPerRoom: try await context.sideEffectsAreOrderedPerRoom()
+            case .bannedAccountsStayOut: try await context.bannedAccountsStayOut()
             }
             guard !context.held.all.isEmpty else { throw Failure(check: check, message: "the check stated no expectation") }
             return context.held.all

@@ -42,4 +42,17 @@ import Testing
             try await own.createRoom(NewRoom(pluginID: "another-plugin", name: "theirs", owner: "owner"), by: .account("owner"))
         }
     }
+
+    /// #29: the IM a plugin reaches issues no token to an account banned
+    /// from the tenant; the tenant's other accounts get theirs.
+    @Test func aPluginsIMIssuesNoTokenToATenantBannedAccount() async throws {
+        let fixture = try await EngineFixture(tenantCount: 2)
+        _ = try await fixture.engine.banFromTenant("mallory", by: .admin, in: fixture.tenant)
+        let call = Self.call(fixture, tenant: fixture.tenant, pluginID: TestRoomsPlugin.pluginID)
+        await #expect(throws: RoomError.banned) { try await call.tenant.im.createAccount(IMAccount(accid: "mallory", name: "m")) }
+        await #expect(throws: RoomError.banned) { try await call.tenant.im.refreshToken(accid: "mallory") }
+        #expect(try await !call.tenant.im.createAccount(IMAccount(accid: "trent", name: "t")).token.isEmpty)
+        let other = Self.call(fixture, tenant: fixture.tenants[1], pluginID: TestRoomsPlugin.pluginID)
+        #expect(try await !other.tenant.im.createAccount(IMAccount(accid: "mallory", name: "m")).token.isEmpty, "another tenant's")
+    }
 }

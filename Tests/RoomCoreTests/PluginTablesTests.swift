@@ -23,7 +23,7 @@ import Testing
         do {
             try await body(table)
         } catch {
-            try? await fixture.database.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)"))
+            _ = try? await fixture.database.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)"))
             throw error
         }
         try await fixture.database.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)"))

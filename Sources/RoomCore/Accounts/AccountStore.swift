@@ -76,10 +76,14 @@ public struct AccountStore: Sendable {
         let sid = Secrets.randomToken(bytes: 24)
         let now = clock.now()
         let expiresAt = now.addingTimeInterval(TimeInterval(ttlSeconds))
-        try await database.query("""
+        // An account banned from its tenant gets no new session (#29).
+        let opened = try await database.query("""
             INSERT INTO sessions (tenant_id, token_hash, accid, plugin_id, created_at, expires_at)
-            VALUES (\(tenantID), \(Secrets.sha256Hex(sid)), \(accid), \(pluginID), \(now), \(expiresAt))
+            SELECT \(tenantID), \(Secrets.sha256Hex(sid)), \(accid), \(pluginID), \(now), \(expiresAt)
+            WHERE NOT roomkeeper_banned(\(tenantID), \(accid), NULL, \(now))
+            RETURNING 1
             """)
+        guard !opened.isEmpty else { throw RoomError.banned }
         return (sid, expiresAt)
     }
 

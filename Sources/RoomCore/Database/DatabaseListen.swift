@@ -15,7 +15,13 @@ extension Database {
     /// meanwhile that instance served stale room lists, missed other
     /// instances' tenant reloads (a revoked admin key kept working there)
     /// and stopped relaying their chat.
-    public func listen(on channel: String, _ body: (PostgresNotificationSequence) async throws -> Void) async throws {
+    public func listen(on channel: String, _ body: @escaping @Sendable (PostgresNotificationSequence) async throws -> Void) async throws {
+        try await listen(on: [channel]) { try await body($0[0]) }
+    }
+
+    /// The same for several channels on the one connection: `body` gets one
+    /// sequence per channel, in `channels`' order, once every LISTEN is in place.
+    public func listen(on channels: [String], _ body: @escaping @Sendable ([PostgresNotificationSequence]) async throws -> Void) async throws {
         let router = router
         try await withDedicatedConnection { connection in
             let host = router?.activeHost.name
@@ -34,8 +40,20 @@ extension Database {
                     }
                 }
                 defer { group.cancelAll() }
-                try await connection.listen(on: channel) { try await body($0) }
+                try await Self.listen(connection, on: channels[...], listening: [], body)
             }
+        }
+    }
+
+    /// LISTENs on each channel in turn (PostgresNIO's `listen` takes one and
+    /// UNLISTENs when its closure ends), then runs `body` with all of them.
+    private static func listen(
+        _ connection: PostgresConnection, on channels: ArraySlice<String>, listening: [PostgresNotificationSequence],
+        _ body: @escaping @Sendable ([PostgresNotificationSequence]) async throws -> Void
+    ) async throws {
+        guard let channel = channels.first else { return try await body(listening) }
+        try await connection.listen(on: channel) { sequence in
+            try await listen(connection, on: channels.dropFirst(), listening: listening + [sequence], body)
         }
     }
 }

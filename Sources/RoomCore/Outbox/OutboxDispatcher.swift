@@ -115,11 +115,17 @@ public struct OutboxDispatcher: Service {
                 if !waiting {
                     waiting = true
                     group.addTask { [configuration] in
-                        // Effects are woken by their own commits; webhooks poll.
+                        // Effects are woken by every instance's commits (the
+                        // outbox's NOTIFY, `OutboxWakeFollower`); webhooks poll.
+                        // Neither wait holds a graceful shutdown back.
                         if webhooks {
-                            try? await Task.sleep(for: configuration.pollInterval)
+                            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: configuration.pollInterval) }
                         } else {
-                            await configuration.signal.wait(timeout: configuration.pollInterval)
+                            await withGracefulShutdownHandler {
+                                await configuration.signal.wait(timeout: configuration.pollInterval)
+                            } onGracefulShutdown: {
+                                configuration.signal.wake()
+                            }
                         }
                         return nil
                     }

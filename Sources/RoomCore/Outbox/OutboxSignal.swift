@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Wakes this instance's outbox dispatcher when a transaction has queued
-/// work, so side effects leave at once instead of at the next poll. Other
-/// instances still find the work by polling.
+/// Wakes this instance's outbox dispatcher when work was queued anywhere:
+/// rung by `OutboxWakeFollower` on each `roomkeeper_outbox` notification
+/// (every instance's commits), so side effects leave at once instead of at
+/// the next poll.
 public final class OutboxSignal: Sendable {
     private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 

@@ -38,6 +38,7 @@ extension OutboxStore {
               AND (\(lane)::text IS NULL OR lane = \(lane))
             RETURNING outbox_id
             """)
+        if !rows.isEmpty { try await notifyDue() }
         return rows.count
     }
 

@@ -169,7 +169,15 @@ public struct OutboxStore: Sendable {
                 ORDER BY next_attempt_at, outbox_id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
             RETURNING outbox_id
             """)
+        if !rows.isEmpty { try await notifyDue() }
         return rows.count
+    }
+
+    /// Tells every instance's dispatcher that entries became due without an
+    /// insert (the insert trigger tells it of new ones): a retry, a replay,
+    /// a recovered destination's backlog. Rare, so a statement of its own.
+    func notifyDue() async throws {
+        try await database.query("SELECT pg_notify(\(OutboxWakeFollower.channel), '')")
     }
 
     /// Newest first.
@@ -200,6 +208,7 @@ public struct OutboxStore: Sendable {
               AND (claimed_until IS NULL OR claimed_until <= \(now))
             RETURNING \(unescaped: Self.columns)
             """)
+        if !rows.isEmpty { try await notifyDue() }
         return try Self.decodeAll(rows).first
     }
 

@@ -130,7 +130,7 @@ public struct ClientCallParts: Sendable {
     /// tenant and plugin (tests make calls the same way).
     public func call<Settings: Sendable>(pluginID: String, settings: Settings, tables: [String]) -> ClientCall<Settings> {
         let host = EngineCallHost(services: services, tenant: tenant, pluginID: pluginID, policy: policy, clientAddress: clientAddress, ownTables: Set(tables))
-        return ClientCall(tenant: tenant.pluginView, pluginID: pluginID, settings: settings, policy: policy, parameters: parameters, headers: headers,
+        return ClientCall(tenant: tenant.pluginView(database: services.database, clock: services.clock), pluginID: pluginID, settings: settings, policy: policy, parameters: parameters, headers: headers,
                           clientAddress: clientAddress, logger: logger, host: host)
     }
 }

@@ -15,7 +15,7 @@ struct EngineCallHost: PluginCallHost {
 
     var accounts: any PluginAccounts {
         EngineAccounts(store: AccountStore(database: services.database, clock: services.clock), tenantID: tenant.id, pluginID: pluginID,
-                       keyring: services.tokenKeys, outboxSignal: services.engine.outboxSignal)
+                       keyring: services.tokenKeys)
     }
 
     var tables: PluginTables { PostgresTableRunner.pool(services.database, tenantID: tenant.id, tables: ownTables) }
@@ -54,8 +54,12 @@ struct EngineCallHost: PluginCallHost {
 }
 
 extension Tenant {
-    /// What a plugin sees of this tenant.
-    public var pluginView: PluginTenant { PluginTenant(id: id, name: name, im: im, live: live, intercom: intercom) }
+    /// What a plugin sees of this tenant: its IM issues no token to an
+    /// account banned from the tenant (`BanCheckedIM`).
+    func pluginView(database: Database, clock: any RoomClock) -> PluginTenant {
+        PluginTenant(id: id, name: name, im: BanCheckedIM(base: im, tenantID: id, bans: BanStore(database: database), clock: clock),
+                     live: live, intercom: intercom)
+    }
 }
 
 /// `PluginSecrets` with the server's key, kept in the database.

@@ -18,6 +18,14 @@ struct EngineRooms: PluginRooms {
         return room
     }
 
+    func enter(_ roomID: RoomID, as account: AccountID) async throws -> Room {
+        let room = try await live(roomID)
+        if try await BanStore(database: engine.database).isBanned(tenant.id, accid: account, roomID: roomID, now: engine.clock.now()) {
+            throw RoomError.banned
+        }
+        return room
+    }
+
     func members(_ room: Room) async throws -> [RoomMember] {
         guard room.tenantID == tenant.id, room.pluginID == pluginID else { return [] }
         return try await engine.store.members(tenant.id, room.id)
@@ -66,7 +74,6 @@ struct EngineAccounts: PluginAccounts {
     let tenantID: TenantID
     let pluginID: String
     let keyring: TokenKeyring
-    let outboxSignal: OutboxSignal
 
     func account(_ accid: AccountID) async throws -> Account? {
         try await store.account(tenantID, accid)
@@ -106,6 +113,6 @@ struct EngineAccounts: PluginAccounts {
 
     @discardableResult
     func revokeAccess(_ accid: AccountID) async throws -> Int {
-        try await store.revokeAccess(tenantID, accid: accid, outboxSignal: outboxSignal)
+        try await store.revokeAccess(tenantID, accid: accid)
     }
 }

@@ -38,10 +38,7 @@ extension RoomEngine {
             guard let room = read.room, room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
             let (change, result) = try decide(RoomSnapshot(room: room, rows: read.rows, joined: read.joined, caller: read.caller, now: now))
-            if try await write(change, to: room, version: read.version, table: table, now: now) {
-                if !change.effects.isEmpty { outboxSignal.wake() }
-                return result
-            }
+            if try await write(change, to: room, version: read.version, table: table, now: now) { return result }
             database.logger.debug("a room changed between its read and a change's write; deciding again", metadata: ["room": "\(roomID)"])
         }
         throw DatabaseUnavailable("the room is changing too often at once; try again")
@@ -55,8 +52,8 @@ extension RoomEngine {
         var caller: Account?
     }
 
-    /// The caller's session, the room, its version, the plugin's rows and
-    /// which of `members` are joined, in one statement: one row whether or
+    /// The caller's session (and whether a ban keeps it out), the room, its
+    /// version, the plugin's rows and which of `members` are joined, in one statement: one row whether or
     /// not the room or the session exists, so the two are told apart.
     private func read<Row: RoomRow>(
         _ roomID: RoomID, in tenant: Tenant, pluginID: String, table: RoomRowTable<Row>, members: [AccountID], caller: CallerSession?, now: Date
@@ -67,7 +64,8 @@ extension RoomEngine {
                     FROM \(unescaped: table.name) t WHERE t.tenant_id = rooms.tenant_id AND t.room_id = rooms.room_id),
                    (SELECT coalesce(array_agg(m.accid), '{}') FROM room_members m
                     WHERE m.tenant_id = rooms.tenant_id AND m.room_id = rooms.room_id AND m.status = 'joined' AND m.accid = ANY(\(members)::text[])),
-                   c.accid, c.nickname, c.avatar, c.role
+                   c.accid, c.nickname, c.avatar, c.role,
+                   c.accid IS NOT NULL AND roomkeeper_banned(\(tenant.id), c.accid, \(roomID), \(now))
             FROM (SELECT 1) AS one
             LEFT JOIN rooms ON rooms.tenant_id = \(tenant.id) AND rooms.room_id = \(roomID)
             LEFT JOIN LATERAL (
@@ -83,6 +81,8 @@ extension RoomEngine {
         if let accid = try cells[20].decode(String?.self) {
             read.caller = Account(accid: accid, nickname: try cells[21].decode(String.self), avatar: try cells[22].decode(String.self),
                                   role: try cells[23].decode(String.self))
+            // A caller banned from the room (or its tenant) moves nothing in it (#29).
+            if try cells[24].decode(Bool.self) { throw RoomError.banned }
         }
         guard try cells[1].decode(Int64?.self) != nil else { return read }
         read.room = try RoomRows.decode(row)

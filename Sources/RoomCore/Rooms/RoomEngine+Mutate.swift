@@ -10,13 +10,14 @@ extension RoomEngine {
     /// definition, locks it and bumps its version (in a statement of its own,
     /// so what `body` reads afterwards is read under the lock, and a `change`
     /// decided before sees the room moved), runs `body`, writes the side
-    /// effects `body` emitted to the outbox, commits and wakes the dispatcher.
+    /// effects `body` emitted to the outbox and commits (the outbox's insert
+    /// trigger wakes every instance's dispatcher).
     public func mutate<Result: Sendable>(
         _ roomID: RoomID, in tenant: Tenant, pluginID: String, tables: Set<String>,
         _ body: (RoomTransaction) async throws -> Result
     ) async throws -> Result {
         let now = clock.now()
-        let (result, queued): (Result, Bool) = try await database.transaction { connection in
+        return try await database.transaction { connection in
             let writes = writes(on: connection)
             guard let room = try await writes.lockRoomBumpingVersion(tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
@@ -25,10 +26,8 @@ extension RoomEngine {
                 now: now, logger: database.logger, writes: LockedRoomWrites(connection: connection, logger: database.logger))
             let result = try await body(transaction)
             try await writes.enqueue(transaction.effects, tenantID: tenant.id, now: now)
-            return (result, !transaction.effects.isEmpty)
+            return result
         }
-        if queued { outboxSignal.wake() }
-        return result
     }
 
     /// The plugin's room if it is live now (no lock: for reads). A room of

@@ -32,7 +32,7 @@ extension RoomEngine {
         // A batch of a thousand rooms is background work: it may take
         // longer than the pool's limit for a client's statement (60 s, and
         // the client's own deadline just past it).
-        let (changed, queued): (Int, Bool) = try await DatabaseDeadline.$statementSeconds.withValue(62) {
+        try await DatabaseDeadline.$statementSeconds.withValue(62) {
             try await database.transaction { connection in
                 try await connection.run("SET LOCAL statement_timeout = '60s'", logger: database.logger)
                 let writes = writes(on: connection)
@@ -48,19 +48,16 @@ extension RoomEngine {
                 try await writes.releaseReservations(released)
                 try await writes.events(released, kind: "reservation-lapsed", actor: .system, detail: ["action": "release"], at: now)
                 try await writes.events(closing[.lapsed] ?? [], kind: "reservation-lapsed", actor: .system, detail: ["action": "close"], at: now)
-                var queued = false
                 for (reason, rooms) in closing.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                    if try await self.closeRooms(rooms, reason: reason, actor: .system, connection: connection, now: now) { queued = true }
+                    try await self.closeRooms(rooms, reason: reason, actor: .system, connection: connection, now: now)
                     for (plugin, count) in Dictionary(grouping: rooms, by: \.pluginID).mapValues(\.count) {
                         Self.transitions.increment(kind: reason.rawValue, plugin: plugin, by: count)
                     }
                 }
                 if !released.isEmpty { Self.transitions.increment(kind: "released", plugin: "sweeper", by: released.count) }
-                return (released.count + closing.values.map(\.count).reduce(0, +), queued)
+                return released.count + closing.values.map(\.count).reduce(0, +)
             }
         }
-        if queued { outboxSignal.wake() }
-        return changed
     }
 }
 

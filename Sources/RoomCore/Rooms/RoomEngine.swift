@@ -15,9 +15,6 @@ public struct RoomEngine: Sendable {
     /// The tenants in force, for the plugin settings hooks receive; nil in
     /// tools that run without tenant files (then hooks get default settings).
     public let tenants: (@Sendable (TenantID) -> Tenant?)
-    /// Rung after every commit that queued outbox work, so side effects
-    /// leave at once (other instances find them by polling).
-    public let outboxSignal: OutboxSignal
     /// Open-room lists in memory; forgotten here after each commit, so the
     /// instance that made a change lists it at once.
     public let listCache: RoomListCache
@@ -25,7 +22,7 @@ public struct RoomEngine: Sendable {
     let drawRoomID: @Sendable () -> RoomID
 
     public init(database: Database, clock: any RoomClock, registry: PluginRegistry, tenants: @escaping @Sendable (TenantID) -> Tenant?,
-                outboxSignal: OutboxSignal = OutboxSignal(), listCache: RoomListCache = RoomListCache(),
+                listCache: RoomListCache = RoomListCache(),
                 drawRoomID: @escaping @Sendable () -> RoomID = { RoomID.random(in: RoomIDs.range) }) {
         self.database = database
         self.listCache = listCache
@@ -33,7 +30,6 @@ public struct RoomEngine: Sendable {
         self.clock = clock
         self.registry = registry
         self.tenants = tenants
-        self.outboxSignal = outboxSignal
     }
 
     public var store: RoomStore { RoomStore(database: database) }
@@ -91,7 +87,7 @@ public struct RoomEngine: Sendable {
         let chatroom = try await openChatroom(&spec, plugin: enabled.plugin, tenant: tenant)
         if spec.id == nil { spec.id = drawRoomID() }
         do {
-            let (room, queued) = try await database.transaction { connection in
+            let room = try await database.transaction { connection in
                 let writes = writes(on: connection)
                 try await writes.checkRoomLimits(tenant.id, pluginID: spec.pluginID, owner: spec.owner, policy: enabled.policy, now: now)
                 let room = try await writes.insertRoom(spec, tenantID: tenant.id, capacity: capacity, now: now,
@@ -99,10 +95,9 @@ public struct RoomEngine: Sendable {
                 let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
                 let messages = try await enabled.plugin.created(room, spec.options, parts)
                 try await writes.enqueue(messages, tenantID: tenant.id, now: now)
-                return (room, !messages.isEmpty)
+                return room
             }
             listCache.forget(tenant.id, room.pluginID)
-            if queued { outboxSignal.wake() }
             Self.transitions.increment(kind: "created", plugin: room.pluginID)
             return room
         } catch {
@@ -170,16 +165,6 @@ public struct RoomEngine: Sendable {
         }
     }
 
-    /// Takes the account out of the room and keeps it out.
-    public func ban(_ roomID: RoomID, account: AccountID, by actor: Actor, in tenant: Tenant, pluginID: String?) async throws {
-        _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .ban(account, by: actor)) { writes, room, _, hook in
-            let wasJoined = hook.snapshot.memberStatus == .joined
-            try await writes.removeMember(room, account, status: .banned, wasJoined: wasJoined, now: hook.now)
-            try await writes.event(room, kind: "banned", actor: actor, detail: ["account": account], at: hook.now)
-            return wasJoined ? try await hook.plugin.left(account, room, hook.parts) : []
-        }
-    }
-
     public func reserve(_ roomID: RoomID, for accounts: [AccountID], until: Date, onLapse: LapseAction, by actor: Actor, in tenant: Tenant, pluginID: String?) async throws -> Room {
         try await transition(roomID, in: tenant, pluginID: pluginID, account: nil, .reserve(accounts, until: until, onLapse: onLapse, by: actor)) { writes, room, decision, hook in
             guard case .reserve(let reservation) = decision else { return [] }
@@ -216,28 +201,25 @@ public struct RoomEngine: Sendable {
         var now: Date { parts.now }
     }
 
-    /// Lock, decide, apply, enqueue: one transaction, then wake the outbox.
+    /// Lock, decide, apply, enqueue: one transaction.
     /// Returns the room as it is after.
-    private func transition(
+    func transition(
         _ roomID: RoomID, in tenant: Tenant, pluginID: String?, account: AccountID?, actor: Actor? = nil, _ command: RoomLifecycle.Command,
         apply: (RoomWrites, Room, RoomLifecycle.Transition, Hook) async throws -> [OutboxMessage]
     ) async throws -> Room {
         let now = clock.now()
-        let (kind, room, queued): (String, Room, Bool) = try await database.transaction { connection in
+        let (kind, room): (String, Room) = try await database.transaction { connection in
             let writes = writes(on: connection)
-            guard let snapshot = try await writes.lockSnapshot(tenant.id, roomID, account: account),
+            guard let snapshot = try await writes.lockSnapshot(tenant.id, roomID, account: account, now: now),
                   pluginID == nil || snapshot.room.pluginID == pluginID else { throw RoomError.notFound }
             let decision = try RoomLifecycle.decide(command, on: snapshot, now: now).get()
             let parts = HookParts(connection: connection, tenantID: snapshot.room.tenantID, now: now, actor: actor ?? Self.actor(of: command), logger: database.logger)
             let hook = Hook(plugin: try plugin(snapshot.room.tenantID, snapshot.room.pluginID), parts: parts, snapshot: snapshot)
             let messages = try await apply(writes, snapshot.room, decision, hook)
             try await writes.enqueue(messages, tenantID: tenant.id, now: now)
-            // A close queues its side effects in its own statement (see closeRooms).
-            let closes = if case .close = decision { true } else { false }
-            return (Self.name(of: decision), Self.room(snapshot.room, after: decision, now: now), !messages.isEmpty || closes)
+            return (Self.name(of: decision), Self.room(snapshot.room, after: decision, now: now))
         }
         if kind != "none" { listCache.forget(room.tenantID, room.pluginID) }
-        if queued { outboxSignal.wake() }
         if kind != "none" { Self.transitions.increment(kind: kind, plugin: pluginID ?? "admin") }
         return room
     }

@@ -20,10 +20,4 @@ public struct RoomServices: Sendable {
         self.engine = engine
         self.tenants = tenants
     }
-
-    /// After a commit outside the engine that queued outbox work (a verified
-    /// provider callback): deliver it now. Engine transitions wake it themselves.
-    public func wakeOutbox() {
-        engine.outboxSignal.wake()
-    }
 }

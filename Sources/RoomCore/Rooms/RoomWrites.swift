@@ -15,14 +15,19 @@ struct RoomWrites {
     /// COMMITTED a statement that waited for the lock re-reads the locked row
     /// but not its subqueries, so the membership is read by the next
     /// statement, which sees every commit made before the lock was granted.
-    func lockSnapshot(_ tenantID: TenantID, _ roomID: RoomID, account: AccountID?) async throws -> RoomLifecycle.Snapshot? {
+    func lockSnapshot(_ tenantID: TenantID, _ roomID: RoomID, account: AccountID?, now: Date) async throws -> RoomLifecycle.Snapshot? {
         guard let (room, joinedCount) = try await lockedRow(tenantID, roomID) else { return nil }
         var status: MemberStatus?
         if let account {
+            // Banned is what `roomkeeper_banned` says now (#29), whatever the
+            // membership row says: a ban that ended lets the account back in.
             let members = try await connection.run("""
-                SELECT status FROM room_members WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND accid = \(account)
+                SELECT (SELECT status FROM room_members WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND accid = \(account)),
+                       roomkeeper_banned(\(tenantID), \(account), \(roomID), \(now))
                 """, logger: logger).collect()
-            status = try members.decode(String.self).first.flatMap(MemberStatus.init(rawValue:))
+            if let (stored, banned) = try members.decode((String?, Bool).self).first {
+                status = banned ? .banned : stored.flatMap(MemberStatus.init(rawValue:)).map { $0 == .banned ? .left : $0 }
+            }
         }
         return RoomLifecycle.Snapshot(room: room, joinedCount: joinedCount, memberStatus: status)
     }

@@ -8,7 +8,7 @@ public enum WebhookEventTypes {
 
     public static let core: [String] = [
         "room.created", "room.reserved", "room.lapsed", "room.extended", "room.closed",
-        "member.joined", "member.left", outboxDead, test,
+        "member.joined", "member.left", "member.kicked", "member.banned", "member.unbanned", outboxDead, test,
     ]
 
     /// The webhook type of a room timeline kind the engine writes, and what
@@ -22,7 +22,9 @@ public enum WebhookEventTypes {
         case "closed": ("room.closed", [:])
         case "joined": ("member.joined", [:])
         case "left": ("member.left", ["reason": .string("left")])
-        case "banned": ("member.left", ["reason": .string("banned")])
+        case "kicked": ("member.kicked", [:])
+        case "banned": ("member.banned", [:])
+        case "unbanned": ("member.unbanned", [:])
         default: nil
         }
     }

@@ -13,6 +13,11 @@ public protocol PluginRooms: Sendable {
     /// The room in whatever state, or nil (for reads that show closed rooms).
     func find(_ roomID: RoomID) async throws -> Room?
 
+    /// The room if it is live and `account` is not banned from it (#29):
+    /// for routes that let an account in without a membership (a viewer's
+    /// query, a quiz player's entry). Throws `RoomError.banned` otherwise.
+    func enter(_ roomID: RoomID, as account: AccountID) async throws -> Room
+
     /// The room's members (joined, left, banned) as last committed.
     func members(_ room: Room) async throws -> [RoomMember]
 

@@ -6,7 +6,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// Fans local-IM events out to this instance's connections. Every instance
-/// LISTENs on `roomkeeper_im`; an event written through any instance reaches
+/// follows `roomkeeper_im` on its LISTEN connection (`follower`); an event written through any instance reaches
 /// every connection entered in its chatroom, wherever it is connected.
 /// Notifications are claimed in PostgreSQL (`delivered_at IS NULL`), so each
 /// is delivered once.
@@ -38,6 +38,8 @@ public final class LocalIMHub: Service, Sendable {
     private let workStream: AsyncStream<Notice>
     /// Event ids delivered lately, so a replay after a LISTEN gap sends none twice.
     private let recent = Mutex(RecentEvents())
+    /// When the LISTEN was last lost (or the hub started), until it is back.
+    private let listenLostAt: Mutex<Date?>
 
     public init(database: Database, clock: any RoomClock, logger: Logger, heartbeatInterval: Duration = .seconds(30),
                 maxConnections: Int = 10_000, queueLimit: Int = 512) {
@@ -49,6 +51,7 @@ public final class LocalIMHub: Service, Sendable {
         self.maxConnections = maxConnections
         self.queueLimit = queueLimit
         (workStream, work) = AsyncStream.makeStream(of: Notice.self)
+        listenLostAt = Mutex(clock.now())
     }
 
     // MARK: sessions
@@ -120,37 +123,38 @@ public final class LocalIMHub: Service, Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.processWork() }
             group.addTask { await self.heartbeat() }
-            group.addTask { await self.listen() }
             try? await gracefulShutdown()
             group.cancelAll()
             work.finish()
         }
     }
 
-    /// Holds one connection of its own in LISTEN; reconnects after a failure.
-    /// NOTIFYs sent while it was away reach nobody, so once listening again
-    /// it replays from PostgreSQL what it may have missed.
-    private func listen() async {
-        // The first LISTEN follows a gap too: a socket may enter a chatroom
-        // before it is in place.
-        var lostAt: Date? = clock.now()
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            do {
-                try await database.listen(on: "roomkeeper_im") { notifications in
-                    if let since = lostAt {
-                        work.yield(.replay(since: since))
-                        lostAt = nil
-                    }
-                    for try await notification in notifications {
-                        if let notice = Notice(notification.payload) { work.yield(notice) }
-                    }
-                }
-            } catch {
-                if Task.isCancelled { return }
-                if lostAt == nil { lostAt = clock.now() }
-                logger.warning("local IM listener lost its connection; reconnecting", metadata: ["error": "\(String(describing: type(of: error)))"])
-                try? await Task.sleep(for: .seconds(1))
+    /// What the instance's LISTEN connection (`NotificationService`) hands
+    /// the hub: NOTIFYs on `roomkeeper_im` in order, and, once listening
+    /// again after a gap, a replay from PostgreSQL of what it may have missed.
+    public var follower: any NotificationFollower { IMFollower(hub: self) }
+
+    struct IMFollower: NotificationFollower {
+        let hub: LocalIMHub
+        var channel: String { "roomkeeper_im" }
+
+        func listening() {
+            // The first LISTEN follows a gap too: a socket may enter a
+            // chatroom before it is in place.
+            let since = hub.listenLostAt.withLock { lost in
+                defer { lost = nil }
+                return lost
             }
+            if let since { hub.work.yield(.replay(since: since)) }
+        }
+
+        func notified(_ payload: String) {
+            if let notice = Notice(payload) { hub.work.yield(notice) }
+        }
+
+        func lost() {
+            let now = hub.clock.now()
+            hub.listenLostAt.withLock { lost in if lost == nil { lost = now } }
         }
     }
 

@@ -11,6 +11,8 @@ extension LocalIMProvider {
         case accountFull(Int)
         /// The tenant already holds `limits.maxConnections` sockets.
         case tenantFull(Int)
+        /// The account is banned from the tenant (#29).
+        case banned
     }
 
     /// Records a logged-in socket when the account and the tenant are under
@@ -44,11 +46,13 @@ extension LocalIMProvider {
                                           logger: database.logger).decode(Bool.self)
             guard locked.first == true else { return nil }
             let rows = try await tx.run("""
-                SELECT count(*) FILTER (WHERE accid = \(accid))::int, count(*)::int FROM im_connections
+                SELECT count(*) FILTER (WHERE accid = \(accid))::int, count(*)::int, roomkeeper_banned(\(tenantID), \(accid), NULL, \(now))
+                FROM im_connections
                 WHERE tenant_id = \(tenantID) AND seen_at > \(fresh)
                 """, logger: database.logger)
-            var mine = 0, all = 0
-            for (account, tenant) in try rows.decode((Int, Int).self) { (mine, all) = (account, tenant) }
+            var mine = 0, all = 0, banned = false
+            for (account, tenant, ban) in try rows.decode((Int, Int, Bool).self) { (mine, all, banned) = (account, tenant, ban) }
+            if banned { return .banned }
             if mine >= limits.maxConnectionsPerAccount { return .accountFull(limits.maxConnectionsPerAccount) }
             if all >= limits.maxConnections { return .tenantFull(limits.maxConnections) }
             try await tx.run("""
@@ -71,15 +75,26 @@ extension LocalIMProvider {
     }
 
     /// Enters an open chatroom; false when it does not exist or is closed.
+    /// An account banned from the chatroom's room (its id is the room's)
+    /// or from the tenant does not get in: `RoomError.banned` (#29).
     public func enter(_ chatroom: String, connection: UUID, accid: AccountID) async throws -> Bool {
+        let now = clock.now()
+        let roomID = Int64(chatroom)
         let rows = try await database.query("""
-            INSERT INTO im_presence (tenant_id, chatroom_id, connection_id, accid, entered_at)
-            SELECT \(tenantID), \(chatroom), \(connection), \(accid), \(clock.now())
-            WHERE EXISTS (SELECT 1 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open)
-            ON CONFLICT (tenant_id, chatroom_id, connection_id) DO NOTHING
-            RETURNING 1
+            WITH ban AS (SELECT roomkeeper_banned(\(tenantID), \(accid), \(roomID), \(now)) AS banned),
+            entered AS (
+                INSERT INTO im_presence (tenant_id, chatroom_id, connection_id, accid, entered_at)
+                SELECT \(tenantID), \(chatroom), \(connection), \(accid), \(now)
+                WHERE EXISTS (SELECT 1 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open)
+                  AND NOT (SELECT banned FROM ban)
+                ON CONFLICT (tenant_id, chatroom_id, connection_id) DO NOTHING
+                RETURNING 1)
+            SELECT (SELECT banned FROM ban), EXISTS (SELECT 1 FROM entered)
             """)
-        for _ in rows { return true }
+        for (banned, entered) in try rows.decode((Bool, Bool).self) {
+            if banned { throw RoomError.banned }
+            if entered { return true }
+        }
         return try await isOpen(chatroom)
     }
 

@@ -30,6 +30,7 @@ struct AdminAPI: Sendable {
             .add(middleware: AdminIdempotencyMiddleware(store: idempotency))
         registerTenantRoutes(admin)
         registerRoomRoutes(admin.group("tenants/:tenant/rooms"))
+        registerModerationRoutes(rooms: admin.group("tenants/:tenant/rooms"), tenant: admin.group("tenants/:tenant"))
         registerOutboxRoutes(admin.group("tenants/:tenant"))
         registerWebhookRoutes(admin.group("tenants/:tenant"))
         registerAccountRoutes(admin.group("tenants/:tenant/accounts"))
@@ -44,7 +45,7 @@ struct AdminAPI: Sendable {
             guard TextRules.fits(accid, 1...128) else { throw Problem.invalid("accid", "must be 1-128 characters without NUL") }
             let store = AccountStore(database: services.database, clock: services.clock)
             guard try await store.account(tenant.id, accid) != nil else { throw Problem.notFound("no account \(accid)") }
-            return RevokedDTO(revoked: try await store.revokeAccess(tenant.id, accid: accid, outboxSignal: services.engine.outboxSignal))
+            return RevokedDTO(revoked: try await store.revokeAccess(tenant.id, accid: accid))
         }
     }
 

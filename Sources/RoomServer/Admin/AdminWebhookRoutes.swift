@@ -57,7 +57,6 @@ extension AdminAPI {
             guard let entry = try await outbox.enqueueTest(tenant, endpoint: endpoint, now: now) else {
                 throw Problem.notFound("no webhook endpoint \(name) in tenant \(tenant.id)")
             }
-            services.engine.outboxSignal.wake()
             return EditedResponse(status: .accepted, response: OutboxDTO(entry))
         }
 
@@ -82,7 +81,6 @@ extension AdminAPI {
                 throw Problem.notFound("no webhook endpoint \(endpoint) in tenant \(tenant.id)")
             }
             let replayed = try await outbox.replayDead(tenant.id, since: since, endpoint: body.endpoint, now: services.clock.now())
-            if replayed > 0 { services.engine.outboxSignal.wake() }
             return ReplayedDTO(replayed: replayed)
         }
     }

@@ -21,7 +21,7 @@ public struct Roomkeeper: Sendable {
     public var webhookSender: any WebhookSender
 
     public init(database: Database, registry: PluginRegistry, tenants: TenantDirectory, clock: any RoomClock, options: ServerOptions, logger: Logger) {
-        let engine = RoomEngine(database: database, clock: clock, registry: registry, tenants: { tenants[$0] }, outboxSignal: options.dispatcher.signal)
+        let engine = RoomEngine(database: database, clock: clock, registry: registry, tenants: { tenants[$0] })
         self.services = RoomServices(database: database, clock: clock, engine: engine, tenants: tenants,
                                      secrets: SecretBox(keyHex: options.dataKeyHex))
         self.registry = registry
@@ -53,14 +53,15 @@ public struct Roomkeeper: Sendable {
         TenantReloadBroadcast(database: services.database, instanceID: hub.instanceID)
     }
 
-    /// Follows the other instances' tenant reloads.
-    public var reloadListener: TenantReloadListener {
-        TenantReloadListener(broadcast: reloadBroadcast, tenants: services.tenants, logger: logger)
-    }
-
-    /// Keeps this instance's room lists current.
-    public var roomListListener: RoomListListener {
-        RoomListListener(database: services.database, cache: services.engine.listCache, logger: logger)
+    /// The instance's one LISTEN connection (#28, item 5), followed by the
+    /// tenant reloads, the room lists, the local IM and the outbox.
+    public func notifications(dispatcherSignal: OutboxSignal) -> NotificationService {
+        NotificationService(database: services.database, followers: [
+            TenantReloadFollower(broadcast: reloadBroadcast, tenants: services.tenants, logger: logger),
+            RoomListFollower(cache: services.engine.listCache),
+            hub.follower,
+            OutboxWakeFollower(signal: dispatcherSignal),
+        ], logger: logger)
     }
 
     public var sweeper: ExpirySweeper {
@@ -121,7 +122,7 @@ public struct Roomkeeper: Sendable {
             router: try buildRouter(),
             server: .boundedHTTP1WebSocket(webSocketRouter: buildWebSocketRouter(), headSeconds: options.requestHeadSeconds, idleSeconds: options.idleSeconds),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "roomkeeper"),
-            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention, reloadListener, roomListListener],
+            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention, notifications(dispatcherSignal: options.dispatcher.signal)],
             logger: logger)
     }
 }

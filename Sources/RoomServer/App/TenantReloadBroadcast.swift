@@ -1,7 +1,6 @@
 import Logging
 import PostgresNIO
 import RoomCore
-import ServiceLifecycle
 
 /// A tenant reload reaches every instance (#17): the instance that reloads
 /// (SIGHUP or the admin route) announces it on `roomkeeper_tenants`, and
@@ -18,33 +17,24 @@ public struct TenantReloadBroadcast: Sendable {
     }
 }
 
-/// Listens for other instances' reloads and follows them. Each time its
-/// LISTEN is in place (the first time included: a reload announced while
-/// this instance was starting reached nobody here) it reloads once, so an
-/// announcement made before or between connections is never missed.
-public struct TenantReloadListener: Service {
+/// Follows other instances' reloads. Each time the LISTEN is in place (the
+/// first time included: a reload announced while this instance was starting
+/// reached nobody here) it reloads once, so an announcement made before or
+/// between connections is never missed.
+public struct TenantReloadFollower: NotificationFollower {
     let broadcast: TenantReloadBroadcast
     let tenants: TenantDirectory
     let logger: Logger
 
-    public func run() async throws {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            do {
-                try await cancelWhenGracefulShutdown {
-                    try await broadcast.database.listen(on: TenantReloadBroadcast.channel) { notifications in
-                        follow(from: "listening")
-                        for try await notification in notifications where notification.payload != broadcast.instanceID {
-                            follow(from: "another instance")
-                        }
-                    }
-                }
-            } catch {
-                if Task.isCancelled || Task.isShuttingDownGracefully { return }
-                logger.warning("tenant reload listener lost its connection; reconnecting")
-                try? await Task.sleep(for: .seconds(1))
-            }
-        }
+    public var channel: String { TenantReloadBroadcast.channel }
+    public func listening() { follow(from: "listening") }
+
+    public func notified(_ payload: String) {
+        guard payload != broadcast.instanceID else { return }
+        follow(from: "another instance")
     }
+
+    public func lost() {}
 
     private func follow(from source: String) {
         switch tenants.reload(logger: logger) {

@@ -58,10 +58,9 @@ struct ProviderCallbackRoutes: Sendable {
                     throw Problem(.serviceUnavailable, code: "callback_unconfirmed", detail: "the provider could not confirm the event; send it again")
                 }
                 do {
-                    if try await ProviderStateStore(database: services.database).apply(
-                        confirmed, tenant: tenant, provider: provider, receipt: Self.receipt(callback, provider: provider), now: services.clock.now()) {
-                        services.wakeOutbox()
-                    }
+                    // What it queued wakes every dispatcher through the outbox's trigger.
+                    _ = try await ProviderStateStore(database: services.database).apply(
+                        confirmed, tenant: tenant, provider: provider, receipt: Self.receipt(callback, provider: provider), now: services.clock.now())
                 } catch is ProviderStateStore.Replayed {
                     context.logger.warning("provider callback replayed", metadata: ["tenant": "\(tenantID)", "provider": "\(provider)"])
                     throw Problem(.conflict, code: "callback_replayed", detail: "this callback was received before; it changes nothing again")

@@ -14,8 +14,9 @@ import Synchronization
 /// `{"type":"enter"|"leave","chatroom"}`, `{"type":"text","chatroom","text"}`,
 /// `{"type":"ping"}`. Server frames: `entered`, `left`, `message`, `queue`,
 /// `muted`, `closed`, `notification`, `pong`, and `error` (`code`, `message`)
-/// for a frame it could not accept; the connection stays usable after an error.
-/// The server closes with 4001 (no or bad login), 4003 (revoked, expired),
+/// for a frame it could not accept (`banned` for an enter while a ban keeps
+/// the account out of the room); the connection stays usable after an error.
+/// The server closes with 4001 (no or bad login), 4003 (revoked, expired, banned from the tenant),
 /// 4008 (a client too slow to read its frames), 4029 (too many sockets, or
 /// too many failed logins for the account or the address: `FailedLogins`).
 struct LocalIMSocket: Sendable {
@@ -30,6 +31,7 @@ struct LocalIMSocket: Sendable {
     static let loginSeconds = 10
     static let unauthorized = WebSocketErrorCode(codeNumber: 4001)
     static let notServed = WebSocketErrorCode(codeNumber: 4004)
+    static let revoked = WebSocketErrorCode(codeNumber: 4003)
     static let tooMany = WebSocketErrorCode(codeNumber: 4029)
 
     func register(on router: Router<IMSocketContext>) {
@@ -161,6 +163,8 @@ struct Session: Sendable {
             return try await outbound.close(LocalIMSocket.tooMany, reason: "this account already holds \(limit) sockets")
         case .tenantFull(let limit):
             return try await outbound.close(LocalIMSocket.tooMany, reason: "this tenant already holds \(limit) sockets")
+        case .banned:
+            return try await outbound.close(LocalIMSocket.revoked, reason: "this account is banned from the tenant")
         }
         guard let frames = hub.register(connection, tenantID: local.tenantID, accid: accid) else {
             try? await local.disconnect(connection)
@@ -220,7 +224,13 @@ struct Session: Sendable {
         }
         switch type {
         case "enter":
-            guard try await local.enter(chatroom, connection: connection, accid: accid) else {
+            let entered: Bool
+            do {
+                entered = try await local.enter(chatroom, connection: connection, accid: accid)
+            } catch RoomError.banned {
+                return reply(Frames.error("banned", "you are banned from chatroom \(chatroom)"))
+            }
+            guard entered else {
                 return reply(Frames.error("unknown_chatroom", "chatroom \(chatroom) does not exist or is closed"))
             }
             hub.entered(connection, chatroom: chatroom)

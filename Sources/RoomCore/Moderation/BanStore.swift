@@ -1,0 +1,115 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A ban as stored (#29): one account kept out of one room (`roomID`) or of
+/// every room of its tenant (`roomID` nil), until `expiresAt` or until lifted.
+public struct Ban: Sendable, Equatable {
+    public var tenantID: TenantID
+    public var id: Int64
+    public var accid: AccountID
+    public var roomID: RoomID?
+    public var reason: String
+    public var expiresAt: Date?
+    public var createdAt: Date
+    public var createdBy: String
+    public var liftedAt: Date?
+    public var liftedBy: String?
+
+    /// In force at `now`: not lifted, not expired.
+    public func isInForce(at now: Date) -> Bool {
+        liftedAt == nil && (expiresAt.map { $0 > now } ?? true)
+    }
+}
+
+/// Bans in PostgreSQL. Whether an account is banned is decided by one SQL
+/// function, `roomkeeper_banned`, which every door calls in its own
+/// statement (schema/core/0016_bans.sql).
+public struct BanStore: Sendable {
+    public let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    static let columns = "tenant_id, ban_id, accid, room_id, reason, expires_at, created_at, created_by, lifted_at, lifted_by"
+
+    /// Records a ban; the caller writes what goes with it (a membership ended,
+    /// sessions revoked, events) in the same transaction.
+    static func insert(_ tenantID: TenantID, accid: AccountID, roomID: RoomID?, reason: String, expiresAt: Date?, by actor: Actor, now: Date,
+                       on connection: PostgresConnection, logger: Logger) async throws -> Ban {
+        let rows = try await connection.run("""
+            INSERT INTO bans (tenant_id, accid, room_id, reason, expires_at, created_at, created_by)
+            VALUES (\(tenantID), \(accid), \(roomID), \(reason), \(expiresAt), \(now), \(actor.description))
+            RETURNING \(unescaped: Self.columns)
+            """, logger: logger).collect()
+        guard let ban = try Self.decode(rows).first else { throw DatabaseUnavailable("the ban was not recorded") }
+        return ban
+    }
+
+    /// Lifts a ban in force; nil when there is none by that id (or it was lifted before).
+    static func lift(_ tenantID: TenantID, _ id: Int64, by actor: Actor, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> Ban? {
+        let rows = try await connection.run("""
+            UPDATE bans SET lifted_at = \(now), lifted_by = \(actor.description)
+            WHERE tenant_id = \(tenantID) AND ban_id = \(id) AND lifted_at IS NULL
+            RETURNING \(unescaped: Self.columns)
+            """, logger: logger).collect()
+        return try Self.decode(rows).first
+    }
+
+    public func ban(_ tenantID: TenantID, _ id: Int64) async throws -> Ban? {
+        try Self.decode(try await database.query("""
+            SELECT \(unescaped: Self.columns) FROM bans WHERE tenant_id = \(tenantID) AND ban_id = \(id)
+            """)).first
+    }
+
+    public struct Filter: Sendable {
+        public enum Scope: Sendable, Equatable {
+            /// Bans of one room.
+            case room(RoomID)
+            /// Tenant-wide bans.
+            case tenant
+        }
+
+        public var scope: Scope
+        public var accid: AccountID?
+        /// Only bans in force at this time.
+        public var inForceAt: Date?
+        /// Older than this id (the page cursor).
+        public var before: Int64?
+        public var limit: Int
+
+        public init(scope: Scope, accid: AccountID? = nil, inForceAt: Date? = nil, before: Int64? = nil, limit: Int) {
+            self.scope = scope
+            self.accid = accid
+            self.inForceAt = inForceAt
+            self.before = before
+            self.limit = limit
+        }
+    }
+
+    /// Newest first.
+    public func bans(_ tenantID: TenantID, _ filter: Filter) async throws -> [Ban] {
+        let roomID: RoomID? = if case .room(let id) = filter.scope { id } else { nil }
+        return try Self.decode(try await database.query("""
+            SELECT \(unescaped: Self.columns) FROM bans
+            WHERE tenant_id = \(tenantID)
+              AND (CASE WHEN \(roomID)::bigint IS NULL THEN room_id IS NULL ELSE room_id = \(roomID) END)
+              AND (\(filter.accid)::text IS NULL OR accid = \(filter.accid))
+              AND (\(filter.inForceAt)::timestamptz IS NULL OR (lifted_at IS NULL AND (expires_at IS NULL OR expires_at > \(filter.inForceAt))))
+              AND (\(filter.before)::bigint IS NULL OR ban_id < \(filter.before))
+            ORDER BY ban_id DESC LIMIT \(filter.limit)
+            """))
+    }
+
+    /// Is `accid` banned from `roomID` (or, with nil, from its tenant) at `now`?
+    public func isBanned(_ tenantID: TenantID, accid: AccountID, roomID: RoomID?, now: Date) async throws -> Bool {
+        try await database.query("SELECT roomkeeper_banned(\(tenantID), \(accid), \(roomID), \(now))").decode(Bool.self).first ?? false
+    }
+
+    static func decode(_ rows: [PostgresRow]) throws -> [Ban] {
+        try rows.decode((String, Int64, String, Int64?, String, Date?, Date, String, Date?, String?).self).map {
+            Ban(tenantID: $0, id: $1, accid: $2, roomID: $3, reason: $4, expiresAt: $5, createdAt: $6, createdBy: $7, liftedAt: $8, liftedBy: $9)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Moderation that sticks (#29): a kick takes an account out of a room and,
+/// with a duration, keeps it out until then; a ban keeps it out of one room
+/// or of every room of its tenant until it expires or is lifted. What keeps
+/// it out is one rule, `roomkeeper_banned`, which every door asks in its own
+/// statement: a join (`RoomWrites.lockSnapshot`), a change's caller (a seat
+/// apply), a new session, the local IM's login and chatroom enter.
+extension RoomEngine {
+    /// Takes `account` out of the room (its membership ends, the plugin's
+    /// leave hook frees its seat and tells the room) and, when `seconds` is
+    /// given, bans it from the room for that long, in one transaction. The
+    /// room's host or the admin API may.
+    @discardableResult
+    public func kick(_ roomID: RoomID, account: AccountID, forSeconds seconds: Int?, reason: String, by actor: Actor,
+                     in tenant: Tenant, pluginID: String?) async throws -> Ban? {
+        try await remove(roomID, account: account, kind: "kicked", until: seconds.map { clock.now().addingTimeInterval(TimeInterval($0)) },
+                         banned: seconds != nil, reason: reason, by: actor, in: tenant, pluginID: pluginID)
+    }
+
+    /// Takes `account` out of the room and keeps it out until `until` (nil:
+    /// until lifted).
+    @discardableResult
+    public func ban(_ roomID: RoomID, account: AccountID, until: Date? = nil, reason: String = "", by actor: Actor,
+                    in tenant: Tenant, pluginID: String?) async throws -> Ban {
+        guard let ban = try await remove(roomID, account: account, kind: "banned", until: until, banned: true, reason: reason, by: actor,
+                                         in: tenant, pluginID: pluginID) else { throw RoomError.notFound }
+        return ban
+    }
+
+    private func remove(_ roomID: RoomID, account: AccountID, kind: String, until: Date?, banned: Bool, reason: String, by actor: Actor,
+                        in tenant: Tenant, pluginID: String?) async throws -> Ban? {
+        if let until, until <= clock.now() { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
+        let recorded = BanBox()
+        _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .ban(account, by: actor)) { writes, room, _, hook in
+            let wasJoined = hook.snapshot.memberStatus == .joined
+            if wasJoined || banned {
+                try await writes.removeMember(room, account, status: banned ? .banned : .left, wasJoined: wasJoined, now: hook.now)
+            }
+            var detail = ["account": account, "reason": reason]
+            if banned {
+                let ban = try await BanStore.insert(tenant.id, accid: account, roomID: room.id, reason: reason, expiresAt: until, by: actor,
+                                                    now: hook.now, on: writes.connection, logger: database.logger)
+                recorded.ban = ban
+                detail["ban"] = String(ban.id)
+                if let until { detail["until"] = ISO8601DateFormatter().string(from: until) }
+            }
+            try await writes.event(room, kind: kind, actor: actor, detail: detail, at: hook.now)
+            return wasJoined ? try await hook.plugin.left(account, room, hook.parts) : []
+        }
+        return recorded.ban
+    }
+
+    /// Keeps `account` out of every room of the tenant until `until` (nil:
+    /// until lifted): its sessions and IM tokens end now (its sockets
+    /// close), and no new session, IM token or join is granted meanwhile.
+    public func banFromTenant(_ account: AccountID, until: Date? = nil, reason: String = "", by actor: Actor, in tenant: Tenant) async throws -> Ban {
+        let now = clock.now()
+        if let until, until <= now { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
+        return try await database.transaction { connection in
+            let ban = try await BanStore.insert(tenant.id, accid: account, roomID: nil, reason: reason, expiresAt: until, by: actor, now: now,
+                                                on: connection, logger: database.logger)
+            try await AccountStore.revokeAccess(tenant.id, accid: account, now: now, on: connection, logger: database.logger)
+            try await Self.publishTenantWide("member.banned", ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
+            return ban
+        }
+    }
+
+    /// A tenant-wide ban's webhook event (a room's events come from its timeline).
+    static func publishTenantWide(_ type: String, _ ban: Ban, actor: Actor, tenant: Tenant, now: Date,
+                                  on connection: PostgresConnection, logger: Logger) async throws {
+        var data: [String: JSONValue] = ["account": .string(ban.accid), "ban": .number(Double(ban.id)), "reason": .string(ban.reason),
+                                         "actor": .string(actor.description)]
+        if let until = ban.expiresAt { data["until"] = .string(ISO8601DateFormatter().string(from: until)) }
+        let notice = EventNotice(tenantID: tenant.id, roomID: nil, type: type, at: now, data: data)
+        try await OutboxStore.enqueue(notice.deliveries(to: tenant.webhooks), tenantID: tenant.id, webhooks: tenant.webhooks, now: now,
+                                      on: connection, logger: logger)
+    }
+
+    /// Lifts a room or tenant ban of this tenant; nil when there is none in
+    /// force by that id. The room's timeline (for a room ban) says so.
+    public func unban(_ banID: Int64, by actor: Actor, in tenant: Tenant) async throws -> Ban? {
+        let now = clock.now()
+        // The room of a room ban, for its timeline (a ban outlives its room's close).
+        let banned = try await BanStore(database: database).ban(tenant.id, banID)
+        let room = try await banned?.roomID.asyncMap { try await store.room(tenant.id, $0) } ?? nil
+        return try await database.transaction { connection in
+            guard let ban = try await BanStore.lift(tenant.id, banID, by: actor, now: now, on: connection, logger: database.logger) else { return nil }
+            if let room, room.id == ban.roomID {
+                try await writes(on: connection).event(room, kind: "unbanned", actor: actor, detail: ["account": ban.accid, "ban": String(ban.id)], at: now)
+            } else if ban.roomID == nil {
+                try await Self.publishTenantWide("member.unbanned", ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
+            }
+            return ban
+        }
+    }
+}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
+
+/// Carries the ban a transition's closure recorded out of it.
+private final class BanBox: @unchecked Sendable {
+    var ban: Ban?
+}

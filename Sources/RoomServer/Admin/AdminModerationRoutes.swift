@@ -1,0 +1,195 @@
+import Foundation
+import Hummingbird
+import RoomCore
+
+/// Kicks and bans (#29): a room's member taken out (and kept out for a
+/// while), bans of one room or of the whole tenant, listed and lifted.
+extension AdminAPI {
+    struct KickBody: AdminBody {
+        static let fields: Set<String> = ["durationSeconds", "reason"]
+        static let nullable: Set<String> = ["durationSeconds"]
+        let durationSeconds: Int?
+        let reason: String?
+    }
+
+    struct BanBody: AdminBody {
+        static let fields: Set<String> = ["account", "durationSeconds", "reason"]
+        static let nullable: Set<String> = ["durationSeconds"]
+        let account: String?
+        let durationSeconds: Int?
+        let reason: String?
+    }
+
+    /// A year and a day at most: a longer ban is one without an end.
+    static let longestBan = 366 * 86_400
+
+    static func duration(_ seconds: Int?) throws -> Int? {
+        guard let seconds else { return nil }
+        guard (1...longestBan).contains(seconds) else { throw Problem.invalid("durationSeconds", "must be between 1 and \(longestBan) seconds") }
+        return seconds
+    }
+
+    static func reason(_ text: String?) throws -> String {
+        guard let text else { return "" }
+        guard TextRules.fits(text, 0...256) else { throw Problem.invalid("reason", "must be at most 256 characters without NUL") }
+        return text
+    }
+
+    static func account(_ text: String?, field: String) throws -> AccountID {
+        guard let text, TextRules.fits(text, 1...128) else { throw Problem.invalid(field, "must be 1-128 characters without NUL") }
+        return text
+    }
+
+    func registerModerationRoutes(rooms group: RouterGroup<RoomRequestContext>, tenant tenantGroup: RouterGroup<RoomRequestContext>) {
+        group.post(":room/members/:account/kick") { request, context -> KickedDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            let roomID = try context.parameters.requireInt64("room")
+            let account = try Self.account(try context.parameters.text("account"), field: "account")
+            let body = try await request.decodeJSON(KickBody.self, context: context)
+            let seconds = try Self.duration(body.durationSeconds)
+            let ban = try await services.engine.kick(roomID, account: account, forSeconds: seconds, reason: try Self.reason(body.reason), by: .admin,
+                                                     in: tenant, pluginID: nil)
+            return KickedDTO(account: account, room: roomID, ban: ban.map { BanDTO($0, now: services.clock.now()) })
+        }
+
+        group.get(":room/bans") { request, context -> Page<BanDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            let roomID = try context.parameters.requireInt64("room")
+            guard try await services.engine.store.room(tenant.id, roomID) != nil else { throw Problem.notFound("no room \(roomID) in tenant \(tenant.id)") }
+            return try await bans(tenant, scope: BanStore.Filter.Scope.room(roomID), request)
+        }
+
+        group.post(":room/bans") { request, context -> EditedResponse<BanDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            let roomID = try context.parameters.requireInt64("room")
+            let body = try await request.decodeJSON(BanBody.self, context: context)
+            let account = try Self.account(body.account, field: "account")
+            let until = try Self.duration(body.durationSeconds).map { services.clock.now().addingTimeInterval(TimeInterval($0)) }
+            let ban = try await services.engine.ban(roomID, account: account, until: until, reason: try Self.reason(body.reason), by: .admin,
+                                                    in: tenant, pluginID: nil)
+            return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/rooms/\(roomID)/bans/\(ban.id)"],
+                                  response: BanDTO(ban, now: services.clock.now()))
+        }
+
+        group.delete(":room/bans/:ban") { _, context -> BanDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            let roomID = try context.parameters.requireInt64("room")
+            return try await lift(tenant, ban: try context.parameters.requireInt64("ban"), roomID: roomID)
+        }
+
+        tenantGroup.get("bans") { request, context -> Page<BanDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            return try await bans(tenant, scope: BanStore.Filter.Scope.tenant, request)
+        }
+
+        tenantGroup.post("bans") { request, context -> EditedResponse<BanDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            let body = try await request.decodeJSON(BanBody.self, context: context)
+            let account = try Self.account(body.account, field: "account")
+            let until = try Self.duration(body.durationSeconds).map { services.clock.now().addingTimeInterval(TimeInterval($0)) }
+            let ban = try await services.engine.banFromTenant(account, until: until, reason: try Self.reason(body.reason), by: .admin, in: tenant)
+            return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/bans/\(ban.id)"],
+                                  response: BanDTO(ban, now: services.clock.now()))
+        }
+
+        tenantGroup.delete("bans/:ban") { _, context -> BanDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            return try await lift(tenant, ban: try context.parameters.requireInt64("ban"), roomID: nil)
+        }
+    }
+
+    /// A page of bans, newest first: `account`, `active` (only those in
+    /// force now), `cursor`, `limit`.
+    private func bans(_ tenant: Tenant, scope: BanStore.Filter.Scope, _ request: Request) async throws -> Page<BanDTO> {
+        let query = request.uri.queryParameters
+        let account = try query.get("account").map { try Self.account($0, field: "account") }
+        let now = services.clock.now()
+        var inForce: Date?
+        if let active = query.get("active") {
+            guard ["true", "false"].contains(active) else { throw Problem.invalid("active", "must be true or false") }
+            if active == "true" { inForce = now }
+        }
+        let limit = try Self.limit(query.get("limit"))
+        var before: Int64?
+        if let cursor = query.get("cursor") {
+            guard let value = DecimalText.int64(cursor) else { throw Problem.invalid("cursor", "must be a cursor from nextCursor") }
+            before = value
+        }
+        let page = try await BanStore(database: services.database)
+            .bans(tenant.id, .init(scope: scope, accid: account, inForceAt: inForce, before: before, limit: limit + 1))
+        let items = Array(page.prefix(limit))
+        return Page(items: items.map { BanDTO($0, now: now) }, nextCursor: page.count > limit ? items.last.map { String($0.id) } : nil)
+    }
+
+    /// Lifts a ban of this scope (a room's, or the tenant's) that is in force.
+    private func lift(_ tenant: Tenant, ban id: Int64, roomID: RoomID?) async throws -> BanDTO {
+        guard let ban = try await BanStore(database: services.database).ban(tenant.id, id), ban.roomID == roomID,
+              ban.isInForce(at: services.clock.now()) else {
+            throw Problem.notFound("no ban \(id) in force here")
+        }
+        guard let lifted = try await services.engine.unban(id, by: .admin, in: tenant) else { throw Problem.notFound("no ban \(id) in force here") }
+        return BanDTO(lifted, now: services.clock.now())
+    }
+}
+
+struct BanDTO: ResponseEncodable {
+    let id: String
+    let account: String
+    /// Null for a ban of the whole tenant.
+    let room: Int64?
+    let reason: String
+    let expiresAt: Date?
+    let createdAt: Date
+    let createdBy: String
+    let liftedAt: Date?
+    let liftedBy: String?
+    let active: Bool
+
+    init(_ ban: Ban, now: Date) {
+        id = String(ban.id)
+        account = ban.accid
+        room = ban.roomID
+        reason = ban.reason
+        expiresAt = ban.expiresAt
+        createdAt = ban.createdAt
+        createdBy = ban.createdBy
+        liftedAt = ban.liftedAt
+        liftedBy = ban.liftedBy
+        active = ban.isInForce(at: now)
+    }
+
+    /// Every key is always there, null when empty (as the contract states).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(account, forKey: .account)
+        try container.encode(room, forKey: .room)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(createdBy, forKey: .createdBy)
+        try container.encode(liftedAt, forKey: .liftedAt)
+        try container.encode(liftedBy, forKey: .liftedBy)
+        try container.encode(active, forKey: .active)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, account, room, reason, expiresAt, createdAt, createdBy, liftedAt, liftedBy, active
+    }
+}
+
+struct KickedDTO: ResponseEncodable {
+    let account: String
+    let room: Int64
+    /// The ban that keeps the account out for the kick's duration; null without one.
+    let ban: BanDTO?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(account, forKey: .account)
+        try container.encode(room, forKey: .room)
+        try container.encode(ban, forKey: .ban)
+    }
+
+    enum CodingKeys: String, CodingKey { case account, room, ban }
+}
