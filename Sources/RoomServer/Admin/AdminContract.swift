@@ -444,7 +444,8 @@ enum AdminContract {
           {"name": "account", "in": "path", "required": true, "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000]*$"}}
         ],
         "requestBody": {
-          "required": true,
+          "required": false,
+          "description": "Optional: without a body the account is only taken out",
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Kick"}}}
         }
       }
