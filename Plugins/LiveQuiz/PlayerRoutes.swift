@@ -54,10 +54,8 @@ enum PlayerRoutes {
             let room: Room
             do {
                 room = try await call.rooms.enter(roomID, as: account.accid)
-            } catch RoomError.banned {
-                throw RoomError.banned
-            } catch {
-                throw QuizCodes.over()
+            } catch let refusal as RoomError where refusal != .banned {
+                throw QuizCodes.over()  // closed or gone: the game is over for its players
             }
             try await store.enter(roomID, accid: account.accid, revives: call.settings.revives, now: call.now())
             let pull = try await call.tenant.live.pullURLs(stream: game.stream, expiresAt: room.expiresAt)
@@ -79,6 +77,12 @@ enum PlayerRoutes {
             let store = QuizStore(tables: call.tables)
             guard let game = try await store.game(roomID) else { throw RoomError.notFound }
             guard game.status < 2 else { throw QuizCodes.over() }
+            // A player banned from the game's room answers nothing (#29).
+            do {
+                _ = try await call.rooms.enter(roomID, as: account.accid)
+            } catch let refusal as RoomError where refusal != .banned {
+                throw QuizCodes.over()  // closed or gone: the game is over for its players
+            }
             let now = call.now()
             let result: Int = try await call.tables.transaction { tables in
                 // The player's row is the lock (see `QuizWrites.lockPlayer`): a

@@ -93,15 +93,16 @@ enum MicRoutes {
     }
 
     /// Kick takes the holder off the position and out of the room in one
-    /// engine transition; the plugin's leave hook frees the position and
-    /// tells the room (cmd 5). The kicked account may join again.
+    /// engine transition (a host's kick, #29: `member.kicked`); the plugin's
+    /// leave hook frees the position and tells the room (cmd 5). The kicked
+    /// account may join again.
     static func kick(_ call: ClientCall<Settings>, host: AccountID, position: Int, user: AccountID?) async throws -> Bool {
         let room = try await RoomRoutes.liveRoom(call)
         guard host == room.owner else { throw clientError(.notHost) }
         let seats = try await SealMicReads(call).positions(room)
         guard let holder = seats.first(where: { $0.position == position })?.holder else { throw clientError(.empty(position: position)) }
         if let user, user != holder { throw clientError(.notYours(position: position)) }
-        try await call.rooms.leave(room.id, account: holder, by: .account(host))
+        try await call.rooms.kick(room.id, account: holder, forSeconds: nil, reason: "", by: .account(host))
         return true
     }
 

@@ -175,6 +175,9 @@ import Testing
             let out = try await room.observer.next("SM:RMChangeMsg")
             #expect(out["cmd"] == .number(3) && out["targetUserId"]?.string == room.bob.userId)
             #expect(errCode(try await room.mic("join", ["targetPosition": 4], as: room.bob)) == 21, "a kicked user is out of the room")
+            // #29: a host's kick, by the engine's one kick: on the timeline (and so in webhooks) as one.
+            let timeline = try await fixture.server.server().services.engine.store.events(fixture.server.id(0), try #require(Int64(room.id)))
+            #expect(timeline.contains { $0.kind == "kicked" }, "\(timeline.map(\.kind))")
             #expect(errCode(try await room.client.call("/room/join", ["roomId": .string(room.id)], as: room.bob.token)) == 0, "and may come back")
         }
     }

@@ -59,6 +59,11 @@ struct EngineRooms: PluginRooms {
     }
 
     @discardableResult
+    func kick(_ roomID: RoomID, account: AccountID, forSeconds seconds: Int?, reason: String, by actor: Actor) async throws -> Int64? {
+        try await engine.kick(roomID, account: account, forSeconds: seconds, reason: reason, by: actor, in: tenant, pluginID: pluginID)?.id
+    }
+
+    @discardableResult
     func dissolve(_ roomID: RoomID, by actor: Actor) async throws -> Room {
         try await engine.dissolve(roomID, by: actor, in: tenant, pluginID: pluginID)
     }

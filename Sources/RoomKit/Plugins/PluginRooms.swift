@@ -44,6 +44,13 @@ public protocol PluginRooms: Sendable {
     /// `actor`: someone else taking the account out (a host's kick).
     func leave(_ roomID: RoomID, account: AccountID, by actor: Actor?) async throws
 
+    /// Takes `account` out of the room (its membership ends, the plugin's
+    /// leave hook runs) and, with `seconds`, keeps it out that long (#29).
+    /// The room's owner or an admin may; the room's timeline and webhooks
+    /// say `member.kicked`. Returns the ban, if there is one.
+    @discardableResult
+    func kick(_ roomID: RoomID, account: AccountID, forSeconds seconds: Int?, reason: String, by actor: Actor) async throws -> Int64?
+
     @discardableResult
     func dissolve(_ roomID: RoomID, by actor: Actor) async throws -> Room
 
