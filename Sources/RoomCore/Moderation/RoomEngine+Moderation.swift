@@ -84,8 +84,8 @@ extension RoomEngine {
     public func unban(_ banID: Int64, by actor: Actor, in tenant: Tenant) async throws -> Ban? {
         let now = clock.now()
         // The room of a room ban, for its timeline (a ban outlives its room's close).
-        let banned = try await BanStore(database: database).ban(tenant.id, banID)
-        let room = try await banned?.roomID.asyncMap { try await store.room(tenant.id, $0) } ?? nil
+        var room: Room?
+        if let roomID = try await BanStore(database: database).ban(tenant.id, banID)?.roomID { room = try await store.room(tenant.id, roomID) }
         return try await database.transaction { connection in
             guard let ban = try await BanStore.lift(tenant.id, banID, by: actor, now: now, on: connection, logger: database.logger) else { return nil }
             if let room, room.id == ban.roomID {
@@ -95,13 +95,6 @@ extension RoomEngine {
             }
             return ban
         }
-    }
-}
-
-extension Optional {
-    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }
 

@@ -6,12 +6,21 @@ extension AdminContract {
     /// plugin, its id as `plugin` and its own `options` (`creationOptions`),
     /// so a request the document calls valid is one the server takes (#27:
     /// schemathesis's "schema-valid data is accepted" check).
+    /// The parts kept beside their routes are merged in (`moderationJSON`).
     static func document(plugins: [AnyRoomPlugin]) -> String {
         guard case .object(var root)? = JSONValue.parse(json), case .object(var components)? = root["components"],
-              case .object(var schemas)? = components["schemas"] else { return json }
+              case .object(var schemas)? = components["schemas"], case .object(var paths)? = root["paths"],
+              case .object(var parameters)? = components["parameters"], case .object(let part)? = JSONValue.parse(moderationJSON),
+              case .object(let partPaths)? = part["paths"], case .object(let partParameters)? = part["components"]?["parameters"],
+              case .object(let partSchemas)? = part["components"]?["schemas"] else { return json }
+        paths.merge(partPaths) { first, _ in first }
+        parameters.merge(partParameters) { first, _ in first }
+        schemas.merge(partSchemas) { first, _ in first }
         schemas["CreateRoom"] = createRoom(plugins)
         components["schemas"] = .object(schemas)
+        components["parameters"] = .object(parameters)
         root["components"] = .object(components)
+        root["paths"] = .object(paths)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(JSONValue.object(root)) else { return json }

@@ -35,6 +35,14 @@ extension AdminAPI {
         return text
     }
 
+    /// A new ban's account, end and reason, from its body.
+    func newBan(_ request: Request, context: RoomRequestContext) async throws -> (account: AccountID, until: Date?, reason: String) {
+        let body = try await request.decodeJSON(BanBody.self, context: context)
+        let account = try Self.account(body.account, field: "account")
+        let until = try Self.duration(body.durationSeconds).map { services.clock.now().addingTimeInterval(TimeInterval($0)) }
+        return (account, until, try Self.reason(body.reason))
+    }
+
     static func account(_ text: String?, field: String) throws -> AccountID {
         guard let text, TextRules.fits(text, 1...128) else { throw Problem.invalid(field, "must be 1-128 characters without NUL") }
         return text
@@ -62,10 +70,8 @@ extension AdminAPI {
         group.post(":room/bans") { request, context -> EditedResponse<BanDTO> in
             let tenant = try context.authorizedTenant(tenants)
             let roomID = try context.parameters.requireInt64("room")
-            let body = try await request.decodeJSON(BanBody.self, context: context)
-            let account = try Self.account(body.account, field: "account")
-            let until = try Self.duration(body.durationSeconds).map { services.clock.now().addingTimeInterval(TimeInterval($0)) }
-            let ban = try await services.engine.ban(roomID, account: account, until: until, reason: try Self.reason(body.reason), by: .admin,
+            let new = try await newBan(request, context: context)
+            let ban = try await services.engine.ban(roomID, account: new.account, until: new.until, reason: new.reason, by: .admin,
                                                     in: tenant, pluginID: nil)
             return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/rooms/\(roomID)/bans/\(ban.id)"],
                                   response: BanDTO(ban, now: services.clock.now()))
@@ -84,10 +90,8 @@ extension AdminAPI {
 
         tenantGroup.post("bans") { request, context -> EditedResponse<BanDTO> in
             let tenant = try context.authorizedTenant(tenants)
-            let body = try await request.decodeJSON(BanBody.self, context: context)
-            let account = try Self.account(body.account, field: "account")
-            let until = try Self.duration(body.durationSeconds).map { services.clock.now().addingTimeInterval(TimeInterval($0)) }
-            let ban = try await services.engine.banFromTenant(account, until: until, reason: try Self.reason(body.reason), by: .admin, in: tenant)
+            let new = try await newBan(request, context: context)
+            let ban = try await services.engine.banFromTenant(new.account, until: new.until, reason: new.reason, by: .admin, in: tenant)
             return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/bans/\(ban.id)"],
                                   response: BanDTO(ban, now: services.clock.now()))
         }
