@@ -45,6 +45,7 @@ import Testing
                           "/admin/v1/tenants/{tenant}/outbox/replay": #"{"since":"2026-01-01T00:00:00Z"}"#,
                           "/admin/v1/tenants/{tenant}/rooms/{room}/bans": #"{"account":"z","durationSeconds":60}"#,
                           "/admin/v1/tenants/{tenant}/bans": #"{"account":"z","durationSeconds":60}"#]
+            var auditedActions: Set<String> = []
             // The dissolve last, so the other calls meet an open room.
             for operation in operations.sorted(by: { ($0.path.hasSuffix("dissolve") ? 1 : 0, $0.path) < ($1.path.hasSuffix("dissolve") ? 1 : 0, $1.path) }) {
                 let uri = operation.path.replacingOccurrences(of: "{tenant}", with: tenant).replacingOccurrences(of: "{room}", with: "\(room)")
@@ -52,12 +53,23 @@ import Testing
                     .replacingOccurrences(of: "{endpoint}", with: "backend").replacingOccurrences(of: "{account}", with: "o")
                     .replacingOccurrences(of: "{ban}", with: "1")
                 let method = try #require(HTTPRequest.Method(operation.method.uppercased()))
+                let requestID = "contract-" + Secrets.randomToken(bytes: 6)
                 let answer = try await http.request(method, uri, key: fixture.operatorKey,
-                                                    json: operation.method == "post" ? (bodies[operation.path] ?? "{}") : nil)
+                                                    json: operation.method == "post" ? (bodies[operation.path] ?? "{}") : nil,
+                                                    headers: [HTTPField.Name("X-Request-Id")!: requestID])
                 #expect(operation.responses.contains(String(answer.status.code)),
                         "\(operation.method) \(operation.path) answered \(answer.status.code), which the document does not list: \(answer.text.prefix(200))")
                 #expect(answer.status.code < 500, "\(operation.method) \(operation.path): \(answer.text.prefix(200))")
+                #expect(operation.path.hasSuffix("openapi.json") || answer.headers[HTTPField.Name("X-Request-Id")!] == requestID,
+                        "\(operation.method) \(operation.path) echoes the request id")
+                // #29: every admin write that succeeds leaves one audit row, a
+                // read or a refusal none (found by the request's own id).
+                let audited = try await fixture.database.query("SELECT action FROM audit_log WHERE request_id = \(requestID)").decode(String.self)
+                let expected = operation.method != "get" && (200..<300).contains(answer.status.code) ? 1 : 0
+                #expect(audited.count == expected, "\(operation.method) \(operation.path) (\(answer.status.code)) left \(audited) in the audit log")
+                if expected == 1 { auditedActions.insert(audited[0]) }
             }
+            #expect(auditedActions.count >= 8, "the writes were audited: \(auditedActions.sorted())")
         }
     }
 

@@ -178,6 +178,14 @@ import Testing
             // #29: a host's kick, by the engine's one kick: on the timeline (and so in webhooks) as one.
             let timeline = try await fixture.server.server().services.engine.store.events(fixture.server.id(0), try #require(Int64(room.id)))
             #expect(timeline.contains { $0.kind == "kicked" }, "\(timeline.map(\.kind))")
+            // And audited as the host's act, with where it came from.
+            let audit = try await fixture.server.database.query("""
+                SELECT actor, key_fingerprint, target, outcome, client_address FROM audit_log
+                WHERE tenant_id = \(fixture.server.id(0)) AND action = 'member.kick'
+                """).decode((String, String?, String, String, String?).self)
+            #expect(audit.count == 1 && audit[0].0 == "account:\(room.host.userId)" && audit[0].1 == nil
+                    && audit[0].2 == "room:\(room.id)/account:\(room.bob.userId)" && audit[0].3 == "removed" && audit[0].4 == "127.0.0.1",
+                    "\(audit)")
             #expect(errCode(try await room.client.call("/room/join", ["roomId": .string(room.id)], as: room.bob.token)) == 0, "and may come back")
         }
     }

@@ -9,10 +9,14 @@ extension AccountStore {
     /// many sessions ended. An admin's revocation, SealMic's logout and a
     /// tenant ban use it.
     @discardableResult
-    public func revokeAccess(_ tenantID: TenantID, accid: AccountID) async throws -> Int {
+    /// `audited`: an admin's revoke writes its audit row in the same transaction.
+    public func revokeAccess(_ tenantID: TenantID, accid: AccountID, audited: AuditStamp? = nil) async throws -> Int {
         let now = clock.now()
         return try await database.transaction { connection in
-            try await Self.revokeAccess(tenantID, accid: accid, now: now, on: connection, logger: database.logger)
+            let ended = try await Self.revokeAccess(tenantID, accid: accid, now: now, on: connection, logger: database.logger)
+            try await AuditLog.append(AuditAct(tenantID: tenantID, action: "account.revoke", target: "account:\(accid)",
+                                               outcome: "\(ended) sessions"), audited, now: now, on: connection, logger: database.logger)
+            return ended
         }
     }
 

@@ -14,6 +14,9 @@ public struct RetentionPolicy: Sendable, Equatable {
     /// Guest accounts (no password) with no session and no open room for this
     /// long; registered accounts are kept (`idleGuests`).
     public var idleGuests: TimeInterval = 90 * 86_400
+    /// Audit rows (`audit`): a year, as the issue asks; each row's own
+    /// `keep_until` is fixed when it is written (#29).
+    public var audit: TimeInterval = 365 * 86_400
 
     public init() {}
 
@@ -24,5 +27,6 @@ public struct RetentionPolicy: Sendable, Equatable {
         deadOutbox = TimeInterval(reader.duration("deadOutbox", default: Int(deadOutbox), in: range))
         endedSessions = TimeInterval(reader.duration("endedSessions", default: Int(endedSessions), in: range))
         idleGuests = TimeInterval(reader.duration("idleGuests", default: Int(idleGuests), in: range))
+        audit = TimeInterval(reader.duration("audit", default: Int(audit), in: range))
     }
 }

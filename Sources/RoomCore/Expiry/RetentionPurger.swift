@@ -156,7 +156,18 @@ public struct RetentionPurger: Service {
                                        until: until, into: &backlog)
         deleted += try await drainAged("idempotency_keys", column: "created_at", before: now.addingTimeInterval(-86_400),
                                        until: until, into: &backlog)
-        for table in ["rooms", "outbox", "sessions", "accounts", "rate_windows", "idempotency_keys"] {
+        // Audit rows carry their own end (`keep_until`, fixed when written);
+        // the table refuses to delete one before it by the database's clock.
+        deleted += try await drain("audit_log", until: until, into: &backlog, delete: """
+            -- cross-tenant: each audit row says itself when it may go
+            DELETE FROM audit_log WHERE ctid IN (
+                SELECT ctid FROM audit_log WHERE keep_until < least(\(now), now()) LIMIT \(batch) FOR UPDATE SKIP LOCKED)
+            RETURNING 1
+            """, count: """
+            -- cross-tenant: audit rows past their keep_until
+            SELECT count(*)::int FROM (SELECT 1 FROM audit_log WHERE keep_until < least(\(now), now()) LIMIT 1000000) due
+            """)
+        for table in ["rooms", "outbox", "sessions", "accounts", "rate_windows", "idempotency_keys", "audit_log"] {
             Gauge(label: "roomkeeper_retention_backlog_rows", dimensions: [("table", table)]).record(backlog[table] ?? 0)
         }
         lastBacklog.value.withLock { $0 = backlog }

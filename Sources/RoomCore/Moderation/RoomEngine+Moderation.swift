@@ -48,6 +48,11 @@ extension RoomEngine {
                 if let until { detail["until"] = ISO8601DateFormatter().string(from: until) }
             }
             try await writes.event(room, kind: kind, actor: actor, detail: detail, at: hook.now)
+            // A host's kick is as privileged as an admin's: both are audited.
+            detail["wasMember"] = String(wasJoined)
+            try await writes.audit(AuditAct(tenantID: tenant.id, action: kind == "kicked" ? "member.kick" : "member.ban",
+                                            target: "room:\(room.id)/account:\(account)", outcome: wasJoined ? "removed" : "not a member",
+                                            detail: detail), by: actor, now: hook.now)
             return wasJoined ? try await hook.plugin.left(account, room, hook.parts) : []
         }
         return recorded.ban
@@ -64,8 +69,17 @@ extension RoomEngine {
                                                 on: connection, logger: database.logger)
             try await AccountStore.revokeAccess(tenant.id, accid: account, now: now, on: connection, logger: database.logger)
             try await Self.publishTenantWide("member.banned", ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
+            try await writes(on: connection).audit(AuditAct(tenantID: tenant.id, action: "tenant.ban", target: "account:\(account)",
+                                                            detail: Self.auditDetail(of: ban)), by: actor, now: now)
             return ban
         }
+    }
+
+    /// What the audit row of a ban or unban says of it.
+    static func auditDetail(of ban: Ban) -> [String: String] {
+        var detail = ["ban": String(ban.id), "reason": ban.reason]
+        if let until = ban.expiresAt { detail["until"] = ISO8601DateFormatter().string(from: until) }
+        return detail
     }
 
     /// A tenant-wide ban's webhook event (a room's events come from its timeline).
@@ -88,11 +102,15 @@ extension RoomEngine {
         if let roomID = try await BanStore(database: database).ban(tenant.id, banID)?.roomID { room = try await store.room(tenant.id, roomID) }
         return try await database.transaction { connection in
             guard let ban = try await BanStore.lift(tenant.id, banID, by: actor, now: now, on: connection, logger: database.logger) else { return nil }
+            let writes = writes(on: connection)
             if let room, room.id == ban.roomID {
-                try await writes(on: connection).event(room, kind: "unbanned", actor: actor, detail: ["account": ban.accid, "ban": String(ban.id)], at: now)
+                try await writes.event(room, kind: "unbanned", actor: actor, detail: ["account": ban.accid, "ban": String(ban.id)], at: now)
             } else if ban.roomID == nil {
                 try await Self.publishTenantWide("member.unbanned", ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
             }
+            let target = ban.roomID.map { "room:\($0)/account:\(ban.accid)" } ?? "account:\(ban.accid)"
+            try await writes.audit(AuditAct(tenantID: tenant.id, action: ban.roomID == nil ? "tenant.unban" : "member.unban", target: target,
+                                            detail: Self.auditDetail(of: ban)), by: actor, now: now)
             return ban
         }
     }

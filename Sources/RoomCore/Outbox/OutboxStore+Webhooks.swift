@@ -30,24 +30,37 @@ extension OutboxStore {
     /// Every dead entry of the tenant written since `since` (of one webhook
     /// endpoint, when named) gets a fresh set of attempts, due now; in
     /// outbox order, so each room's order holds again. Returns how many.
-    public func replayDead(_ tenantID: TenantID, since: Date, endpoint: String?, now: Date) async throws -> Int {
+    public func replayDead(_ tenantID: TenantID, since: Date, endpoint: String?, now: Date, audited: AuditStamp? = nil) async throws -> Int {
         let lane = endpoint.map { "webhook:" + $0 }
-        let rows = try await database.query("""
-            UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = \(now), claimed_until = NULL
-            WHERE tenant_id = \(tenantID) AND status = 'dead' AND created_at >= \(since)
-              AND (\(lane)::text IS NULL OR lane = \(lane))
-            RETURNING outbox_id
-            """)
-        if !rows.isEmpty { try await notifyDue() }
-        return rows.count
+        let replayed = try await database.transaction { connection in
+            let rows = try await connection.run("""
+                UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = \(now), claimed_until = NULL
+                WHERE tenant_id = \(tenantID) AND status = 'dead' AND created_at >= \(since)
+                  AND (\(lane)::text IS NULL OR lane = \(lane))
+                RETURNING outbox_id
+                """, logger: database.logger).collect()
+            var detail = ["since": ISO8601DateFormatter().string(from: since)]
+            if let endpoint { detail["endpoint"] = endpoint }
+            try await AuditLog.append(AuditAct(tenantID: tenantID, action: "outbox.replay", target: endpoint.map { "webhook:\($0)" } ?? "outbox",
+                                               outcome: "\(rows.count) replayed", detail: detail),
+                                      audited, now: now, on: connection, logger: database.logger)
+            return rows.count
+        }
+        if replayed > 0 { try await notifyDue() }
+        return replayed
     }
 
     /// Queues a `webhook.test` event for one endpoint; returns the entry.
-    public func enqueueTest(_ tenant: Tenant, endpoint: WebhookEndpoint, now: Date) async throws -> OutboxEntry? {
+    public func enqueueTest(_ tenant: Tenant, endpoint: WebhookEndpoint, now: Date, audited: AuditStamp? = nil) async throws -> OutboxEntry? {
         let notice = EventNotice(tenantID: tenant.id, roomID: nil, type: WebhookEventTypes.test, at: now,
                                  data: ["endpoint": .string(endpoint.name), "message": .string("a test event sent from the admin API")])
         let ids = try await database.transaction { connection in
-            try await Self.enqueue(notice.deliveries(to: [endpoint]), tenantID: tenant.id, webhooks: [endpoint], now: now, on: connection, logger: database.logger)
+            let ids = try await Self.enqueue(notice.deliveries(to: [endpoint]), tenantID: tenant.id, webhooks: [endpoint], now: now,
+                                             on: connection, logger: database.logger)
+            try await AuditLog.append(AuditAct(tenantID: tenant.id, action: "webhook.test", target: "webhook:\(endpoint.name)",
+                                               detail: ["outbox": ids.first.map(String.init) ?? ""]),
+                                      audited, now: now, on: connection, logger: database.logger)
+            return ids
         }
         guard let id = ids.first else { return nil }
         return try await entry(tenant.id, id)

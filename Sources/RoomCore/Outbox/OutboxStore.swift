@@ -201,15 +201,22 @@ public struct OutboxStore: Sendable {
     /// A dead (or backing-off) entry gets a fresh set of attempts, due now.
     /// Returns nil when there is no such entry, or it was delivered, or it is
     /// being delivered right now (making it due would deliver it twice).
-    public func retry(_ tenantID: TenantID, _ id: Int64, now: Date) async throws -> OutboxEntry? {
-        let rows = try await database.query("""
-            UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = \(now)
-            WHERE tenant_id = \(tenantID) AND outbox_id = \(id) AND status <> 'delivered'
-              AND (claimed_until IS NULL OR claimed_until <= \(now))
-            RETURNING \(unescaped: Self.columns)
-            """)
-        if !rows.isEmpty { try await notifyDue() }
-        return try Self.decodeAll(rows).first
+    public func retry(_ tenantID: TenantID, _ id: Int64, now: Date, audited: AuditStamp? = nil) async throws -> OutboxEntry? {
+        let entry = try await database.transaction { connection in
+            let rows = try await connection.run("""
+                UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = \(now)
+                WHERE tenant_id = \(tenantID) AND outbox_id = \(id) AND status <> 'delivered'
+                  AND (claimed_until IS NULL OR claimed_until <= \(now))
+                RETURNING \(unescaped: Self.columns)
+                """, logger: database.logger).collect()
+            guard let entry = try Self.decodeAll(rows).first else { return nil as OutboxEntry? }
+            try await AuditLog.append(AuditAct(tenantID: tenantID, action: "outbox.retry", target: "outbox:\(id)",
+                                               detail: ["kind": entry.kind]),
+                                      audited, now: now, on: connection, logger: database.logger)
+            return entry
+        }
+        if entry != nil { try await notifyDue() }
+        return entry
     }
 
     public func counts(_ tenantID: TenantID?) async throws -> [(tenantID: TenantID, status: String, count: Int)] {

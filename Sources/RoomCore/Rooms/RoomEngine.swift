@@ -36,7 +36,8 @@ public struct RoomEngine: Sendable {
 
     /// The transition SQL on `connection`, publishing to each tenant's webhooks.
     func writes(on connection: PostgresConnection) -> RoomWrites {
-        RoomWrites(connection: connection, logger: database.logger, webhooks: { [tenants] in tenants($0)?.webhooks ?? [] })
+        RoomWrites(connection: connection, logger: database.logger, webhooks: { [tenants] in tenants($0)?.webhooks ?? [] },
+                   auditRetention: { [tenants] in tenants($0)?.retention.audit ?? RetentionPolicy().audit })
     }
 
     // MARK: create
@@ -95,6 +96,10 @@ public struct RoomEngine: Sendable {
                 let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
                 let messages = try await enabled.plugin.created(room, spec.options, parts)
                 try await writes.enqueue(messages, tenantID: tenant.id, now: now)
+                if actor == .admin {
+                    try await writes.audit(AuditAct(tenantID: tenant.id, action: "room.create", target: "room:\(room.id)",
+                                                    detail: ["plugin": room.pluginID, "owner": room.owner, "name": room.name]), by: actor, now: now)
+                }
                 return room
             }
             listCache.forget(tenant.id, room.pluginID)
@@ -179,6 +184,9 @@ public struct RoomEngine: Sendable {
         try await transition(roomID, in: tenant, pluginID: pluginID, account: nil, .dissolve(by: actor)) { writes, room, _, hook in
             // The close writes its side effects itself, in its own statement.
             try await self.closeRooms([room], reason: .dissolved, actor: actor, connection: writes.connection, now: hook.now)
+            if actor == .admin {
+                try await writes.audit(AuditAct(tenantID: tenant.id, action: "room.dissolve", target: "room:\(room.id)"), by: actor, now: hook.now)
+            }
             return []
         }
     }
@@ -187,7 +195,12 @@ public struct RoomEngine: Sendable {
         try await transition(roomID, in: tenant, pluginID: pluginID, account: nil, .extend(seconds: seconds, by: actor)) { writes, room, decision, hook in
             guard case .extend(let expiry) = decision else { return [] }
             try await writes.extend(room, to: expiry)
-            try await writes.event(room, kind: "extended", actor: actor, detail: ["expiresAt": ISO8601DateFormatter().string(from: expiry)], at: hook.now)
+            let until = ISO8601DateFormatter().string(from: expiry)
+            try await writes.event(room, kind: "extended", actor: actor, detail: ["expiresAt": until], at: hook.now)
+            if actor == .admin {
+                try await writes.audit(AuditAct(tenantID: tenant.id, action: "room.extend", target: "room:\(room.id)",
+                                                detail: ["seconds": String(seconds), "expiresAt": until]), by: actor, now: hook.now)
+            }
             return []
         }
     }

@@ -9,6 +9,8 @@ struct RoomWrites {
     /// Each tenant's webhook endpoints: the engine's events reach them
     /// through the outbox, in the transaction that writes the event.
     var webhooks: @Sendable (TenantID) -> [WebhookEndpoint] = { _ in [] }
+    /// How long each tenant keeps its audit rows (`[retention] audit`).
+    var auditRetention: @Sendable (TenantID) -> TimeInterval = { _ in RetentionPolicy().audit }
 
     /// The room row locked for this transaction, with what the lifecycle
     /// needs. The lock is taken in a statement of its own: under READ

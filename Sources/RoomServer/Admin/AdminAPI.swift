@@ -10,6 +10,7 @@ struct AdminAPI: Sendable {
     let operatorKeyDigest: String?
     let reloadBroadcast: TenantReloadBroadcast
     let idempotency: IdempotencyStore
+    let trustedProxies: Set<String>
 
     var tenants: TenantDirectory { services.tenants }
     var rooms: RoomStore { services.engine.store }
@@ -25,7 +26,7 @@ struct AdminAPI: Sendable {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: contract)))
         }
         let admin = router.group("admin/v1")
-            .add(middleware: AdminAuthMiddleware(operatorKeyDigest: operatorKeyDigest, tenants: tenants))
+            .add(middleware: AdminAuthMiddleware(operatorKeyDigest: operatorKeyDigest, tenants: tenants, trustedProxies: trustedProxies))
             .add(middleware: AdminInputMiddleware())
             .add(middleware: AdminIdempotencyMiddleware(store: idempotency))
         registerTenantRoutes(admin)
@@ -34,6 +35,7 @@ struct AdminAPI: Sendable {
         registerOutboxRoutes(admin.group("tenants/:tenant"))
         registerWebhookRoutes(admin.group("tenants/:tenant"))
         registerAccountRoutes(admin.group("tenants/:tenant/accounts"))
+        registerAuditRoutes(admin)
     }
 
     /// Revocation: every session (sid, SealMic authorization) of an account
@@ -45,7 +47,7 @@ struct AdminAPI: Sendable {
             guard TextRules.fits(accid, 1...128) else { throw Problem.invalid("accid", "must be 1-128 characters without NUL") }
             let store = AccountStore(database: services.database, clock: services.clock)
             guard try await store.account(tenant.id, accid) != nil else { throw Problem.notFound("no account \(accid)") }
-            return RevokedDTO(revoked: try await store.revokeAccess(tenant.id, accid: accid))
+            return RevokedDTO(revoked: try await store.revokeAccess(tenant.id, accid: accid, audited: AuditStamp(by: .admin, in: tenant)))
         }
     }
 
@@ -61,6 +63,15 @@ struct AdminAPI: Sendable {
             try context.requireOperator()
             switch tenants.reload(logger: context.logger) {
             case .applied(let count):
+                // The files are already in force: a reload cannot be undone, so
+                // a failed audit write is logged, not answered as a failure.
+                do {
+                    try await AuditLog(database: services.database).append(
+                        AuditAct(tenantID: nil, action: "tenants.reload", target: "tenants", outcome: "\(count) tenants"),
+                        by: .admin, keep: RetentionPolicy().audit, now: services.clock.now())
+                } catch {
+                    context.logger.error("could not audit a tenant reload", metadata: ["error": "\(LoggableError.describe(error))"])
+                }
                 // Every other instance follows (a failed announcement is only
                 // a delay: their next reload, or reconnect, catches up).
                 do { try await reloadBroadcast.announce() } catch {

@@ -23,6 +23,7 @@ struct AdminAuthMiddleware: RouterMiddleware {
 
     let operatorKeyDigest: String?
     let tenants: TenantDirectory
+    let trustedProxies: Set<String>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
@@ -37,7 +38,22 @@ struct AdminAuthMiddleware: RouterMiddleware {
         } else {
             throw Problem(.unauthorized, code: "unauthorized", detail: "unknown admin key")
         }
-        return try await next(request, context)
+        // Who this is, for the audit rows of whatever the request does (#29).
+        let caller = AuditCaller(
+            actor: context.principal == .operator ? "operator" : "tenant-admin", keyFingerprint: AuditCaller.fingerprint(ofKey: key),
+            requestID: RequestID.of(request.headers, context: context),
+            clientAddress: ClientAddress.resolve(peer: context.peerAddress, forwardedFor: request.headers[ClientAddress.forwardedFor],
+                                                 trusted: trustedProxies))
+        // The request id goes back on refusals too, so a caller can match its
+        // own records to ours either way.
+        var response: Response
+        do {
+            response = try await AuditCaller.$current.withValue(caller) { try await next(request, context) }
+        } catch {
+            response = try ProblemMiddleware.response(for: error, request, context: context)
+        }
+        response.headers[RequestID.header] = caller.requestID
+        return response
     }
 }
 

@@ -6,16 +6,17 @@ extension AdminContract {
     /// plugin, its id as `plugin` and its own `options` (`creationOptions`),
     /// so a request the document calls valid is one the server takes (#27:
     /// schemathesis's "schema-valid data is accepted" check).
-    /// The parts kept beside their routes are merged in (`moderationJSON`).
+    /// The parts kept beside their routes are merged in (`moderationJSON`, `auditJSON`).
     static func document(plugins: [AnyRoomPlugin]) -> String {
         guard case .object(var root)? = JSONValue.parse(json), case .object(var components)? = root["components"],
               case .object(var schemas)? = components["schemas"], case .object(var paths)? = root["paths"],
-              case .object(var parameters)? = components["parameters"], case .object(let part)? = JSONValue.parse(moderationJSON),
-              case .object(let partPaths)? = part["paths"], case .object(let partParameters)? = part["components"]?["parameters"],
-              case .object(let partSchemas)? = part["components"]?["schemas"] else { return json }
-        paths.merge(partPaths) { first, _ in first }
-        parameters.merge(partParameters) { first, _ in first }
-        schemas.merge(partSchemas) { first, _ in first }
+              case .object(var parameters)? = components["parameters"] else { return json }
+        for text in [moderationJSON, auditJSON] {
+            guard case .object(let part)? = JSONValue.parse(text), case .object(let partPaths)? = part["paths"] else { return json }
+            paths.merge(partPaths) { first, _ in first }
+            if case .object(let partParameters)? = part["components"]?["parameters"] { parameters.merge(partParameters) { first, _ in first } }
+            if case .object(let partSchemas)? = part["components"]?["schemas"] { schemas.merge(partSchemas) { first, _ in first } }
+        }
         schemas["CreateRoom"] = createRoom(plugins)
         components["schemas"] = .object(schemas)
         components["parameters"] = .object(parameters)

@@ -49,7 +49,7 @@ extension AdminAPI {
         group.post("outbox/:entry/retry") { _, context -> OutboxDTO in
             let tenant = try context.authorizedTenant(tenants)
             let id = try context.parameters.requireInt64("entry")
-            if let entry = try await outbox.retry(tenant.id, id, now: services.clock.now()) { return OutboxDTO(entry) }
+            if let entry = try await outbox.retry(tenant.id, id, now: services.clock.now(), audited: AuditStamp(by: .admin, in: tenant)) { return OutboxDTO(entry) }
             guard let existing = try await outbox.entry(tenant.id, id) else { throw Problem.notFound("no outbox entry \(id) in tenant \(tenant.id)") }
             guard existing.status == .delivered else {
                 throw Problem(.conflict, code: "delivery_in_progress", detail: "outbox entry \(existing.id) is being delivered now; retry it if that attempt fails")

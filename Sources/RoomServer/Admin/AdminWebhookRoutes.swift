@@ -54,7 +54,7 @@ extension AdminAPI {
                                                                            limit: Self.testEvents, now: now) else {
                 throw Problem(.tooManyRequests, code: "rate_limited", detail: "at most \(Self.testEvents.count) test events a minute per tenant; try again later")
             }
-            guard let entry = try await outbox.enqueueTest(tenant, endpoint: endpoint, now: now) else {
+            guard let entry = try await outbox.enqueueTest(tenant, endpoint: endpoint, now: now, audited: AuditStamp(by: .admin, in: tenant)) else {
                 throw Problem.notFound("no webhook endpoint \(name) in tenant \(tenant.id)")
             }
             return EditedResponse(status: .accepted, response: OutboxDTO(entry))
@@ -80,7 +80,8 @@ extension AdminAPI {
             if let endpoint = body.endpoint, tenant.webhook(endpoint) == nil {
                 throw Problem.notFound("no webhook endpoint \(endpoint) in tenant \(tenant.id)")
             }
-            let replayed = try await outbox.replayDead(tenant.id, since: since, endpoint: body.endpoint, now: services.clock.now())
+            let replayed = try await outbox.replayDead(tenant.id, since: since, endpoint: body.endpoint, now: services.clock.now(),
+                                                      audited: AuditStamp(by: .admin, in: tenant))
             return ReplayedDTO(replayed: replayed)
         }
     }

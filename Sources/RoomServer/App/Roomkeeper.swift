@@ -99,7 +99,7 @@ public struct Roomkeeper: Sendable {
         router.add(middleware: MethodNotAllowedMiddleware(table: table))
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry).register(on: router)
         AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex),
-                 reloadBroadcast: reloadBroadcast, idempotency: idempotency).register(on: router)
+                 reloadBroadcast: reloadBroadcast, idempotency: idempotency, trustedProxies: Set(options.trustedProxies)).register(on: router)
         ProviderCallbackRoutes(services: services).register(on: router)
         ConsoleRoutes().register(on: router)
         ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies), idempotency: idempotency).register(on: router)

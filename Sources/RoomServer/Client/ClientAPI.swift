@@ -102,7 +102,9 @@ struct ClientAPI: Sendable {
             let parts = ClientCallParts(
                 tenant: tenant, policy: enabled.policy, parameters: parameters, headers: headers, clientAddress: address,
                 services: services, logger: logger)
-            let data = try await enabled.plugin.handle(route: route, parts)
+            // A host's kick is audited with where it came from (#29).
+            let caller = AuditCaller(actor: "client", requestID: RequestID.of(request.headers, context: context), clientAddress: address)
+            let data = try await AuditCaller.$current.withValue(caller) { try await enabled.plugin.handle(route: route, parts) }
             return (try WireEnvelope.success(style, data), true)
         } catch let error as ClientError {
             return (WireEnvelope.failure(style, error), true)

@@ -21,6 +21,8 @@ enum ConsolePage {
     <button type="button" data-view="outbox">Outbox</button>
     <button type="button" data-view="webhooks">Webhooks</button>
     <button type="button" data-view="sessions">Sessions</button>
+    <button type="button" data-view="bans">Bans</button>
+    <button type="button" data-view="audit">Audit</button>
     <button type="button" data-view="activity">Activity</button>
     <button type="button" id="signout">Sign out</button>
   </nav>
@@ -64,9 +66,19 @@ enum ConsolePage {
     <h2 id="room-title"></h2>
     <dl id="room-facts"></dl>
     <h3>Members</h3>
+    <div class="filters">
+      <label>Reason <input id="mod-reason" maxlength="256" placeholder="shown in the audit log"></label>
+      <label>For minutes <input id="mod-minutes" type="number" min="1" max="527040" placeholder="kick: none; ban: no end"></label>
+    </div>
     <table>
-      <thead><tr><th>Account</th><th>Role</th><th>Status</th><th>Joined</th></tr></thead>
+      <thead><tr><th>Account</th><th>Role</th><th>Status</th><th>Joined</th><th></th></tr></thead>
       <tbody id="members"></tbody>
+    </table>
+    <p id="moderation-result" role="status"></p>
+    <h3>Bans of this room</h3>
+    <table>
+      <thead><tr><th>Ban</th><th>Account</th><th>Reason</th><th>Until</th><th>By</th><th>State</th><th></th></tr></thead>
+      <tbody id="room-bans"></tbody>
     </table>
     <h3>Timeline</h3>
     <ol id="timeline"></ol>
@@ -112,6 +124,34 @@ enum ConsolePage {
       <button id="revoke" type="submit">Revoke every session and IM token</button>
     </form>
     <p id="revoke-result" role="status"></p>
+  </section>
+
+  <section id="bans-view" class="view" hidden>
+    <h2>Bans across the tenant</h2>
+    <form id="tenant-ban-form">
+      <label>Account <input id="tenant-ban-account" required maxlength="128"></label>
+      <label>For minutes <input id="tenant-ban-minutes" type="number" min="1" max="527040" placeholder="no end"></label>
+      <label>Reason <input id="tenant-ban-reason" maxlength="256"></label>
+      <button id="tenant-ban" type="submit">Ban from every room</button>
+    </form>
+    <p id="bans-result" role="status"></p>
+    <table>
+      <thead><tr><th>Ban</th><th>Account</th><th>Reason</th><th>Until</th><th>By</th><th>State</th><th></th></tr></thead>
+      <tbody id="tenant-bans"></tbody>
+    </table>
+  </section>
+
+  <section id="audit-view" class="view" hidden>
+    <h2>Audit log</h2>
+    <div class="filters">
+      <label>Action <select id="audit-action"><option value="">any</option></select></label>
+      <label>Actor or key <input id="audit-actor" type="search" maxlength="140" placeholder="operator, account:alice, a fingerprint"></label>
+    </div>
+    <table>
+      <thead><tr><th>At</th><th>Actor</th><th>Key</th><th>Action</th><th>Target</th><th>Outcome</th><th>Request</th><th>From</th></tr></thead>
+      <tbody id="audit"></tbody>
+    </table>
+    <p><button type="button" id="audit-older" hidden>Older rows</button></p>
   </section>
 
   <section id="activity-view" class="view" hidden>

@@ -6,7 +6,9 @@ enum ConsoleScript {
 (() => {
   // The key lives in this tab's sessionStorage: gone when the tab closes.
   const KEY = 'roomkeeper.adminKey';
-  const state = { tenants: [], tenant: null, view: null, room: null, timer: null, rooms: { items: [], next: null }, outbox: { items: [], next: null } };
+  const state = { tenants: [], tenant: null, view: null, room: null, timer: null, rooms: { items: [], next: null }, outbox: { items: [], next: null }, audit: { items: [], next: null } };
+  const AUDIT_ACTIONS = ['room.create', 'room.extend', 'room.dissolve', 'member.kick', 'member.ban', 'member.unban', 'tenant.ban', 'tenant.unban',
+    'account.revoke', 'outbox.retry', 'outbox.replay', 'webhook.test', 'tenants.reload'];
   const byId = (id) => document.getElementById(id);
 
   /** An element with text children only: strings become text nodes. */
@@ -79,9 +81,10 @@ enum ConsoleScript {
     stopPolling();
     byId('nav').hidden = true;
     // The next person starts from the defaults, not from this one's filters and panels.
-    for (const [id, value] of [['room-plugin', ''], ['room-state', 'open'], ['room-find', ''], ['outbox-status', ''], ['outbox-kind', '']]) byId(id).value = value;
+    for (const [id, value] of [['room-plugin', ''], ['room-state', 'open'], ['room-find', ''], ['outbox-status', ''], ['outbox-kind', ''],
+      ['audit-action', ''], ['audit-actor', ''], ['mod-reason', ''], ['mod-minutes', '']]) byId(id).value = value;
     byId('attempts-panel').hidden = true;
-    for (const id of ['webhooks-result', 'revoke-result']) byId(id).textContent = '';
+    for (const id of ['webhooks-result', 'revoke-result', 'moderation-result', 'bans-result']) byId(id).textContent = '';
     show('signin');
     byId('signin-error').textContent = typeof reason === 'string' ? reason : '';
   }
@@ -151,7 +154,12 @@ enum ConsoleScript {
       const facts = [['Room', room.id], ['Plugin', room.plugin], ['Owner', room.owner], ['State', room.state + (room.closeReason ? ' (' + room.closeReason + ')' : '')],
         ['Created', when(room.createdAt)], ['Expires', when(room.expiresAt)], ['Capacity', room.capacity]];
       byId('room-facts').replaceChildren(...facts.flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]));
-      fill(byId('members'), detail.members.map((m) => el('tr', {}, el('td', {}, m.accid), el('td', {}, m.role), el('td', {}, m.status), el('td', {}, when(m.joinedAt)))), 4);
+      fill(byId('members'), detail.members.map((m) => el('tr', { 'data-account': m.accid }, el('td', {}, m.accid), el('td', {}, m.role),
+        el('td', {}, m.status), el('td', {}, when(m.joinedAt)),
+        el('td', {}, m.status === 'joined' ? el('button', { type: 'button', class: 'kick', onclick: () => moderate('kick', m.accid) }, 'Kick') : '',
+          ' ', el('button', { type: 'button', class: 'ban', onclick: () => moderate('ban', m.accid) }, 'Ban')))), 5);
+      const bans = await api('GET', tenantPath() + '/rooms/' + encodeURIComponent(state.room) + '/bans?limit=50');
+      fill(byId('room-bans'), bans.items.map((ban) => banRow(ban, '/rooms/' + encodeURIComponent(state.room) + '/bans/')), 7);
       byId('timeline').replaceChildren(...detail.events.map((e) => el('li', { 'data-kind': e.kind },
         el('strong', {}, e.kind), ' ', when(e.at), ' by ', e.actor, ' ', el('code', {}, JSON.stringify(e.detail)))));
     },
@@ -170,6 +178,19 @@ enum ConsoleScript {
     },
 
     async sessions() {},
+
+    async bans() {
+      const page = await api('GET', tenantPath() + '/bans?limit=100');
+      fill(byId('tenant-bans'), page.items.map((ban) => banRow(ban, '/bans/')), 7);
+    },
+
+    async audit() {
+      const select = byId('audit-action');
+      if (select.options.length === 1) select.append(...AUDIT_ACTIONS.map((a) => el('option', { value: a }, a)));
+      const page = await api('GET', tenantPath() + '/audit?' + auditQuery());
+      state.audit = { items: page.items, next: page.nextCursor };
+      drawAudit();
+    },
 
     async activity() {
       const [stats, activity] = await Promise.all([api('GET', tenantPath() + '/stats'), api('GET', tenantPath() + '/activity?minutes=60')]);
@@ -213,9 +234,32 @@ enum ConsoleScript {
     byId('outbox-older').hidden = !state.outbox.next;
   }
 
-  async function older(list, path, query, draw) {
+  function auditQuery() {
+    const query = new URLSearchParams({ limit: '100' });
+    if (byId('audit-action').value) query.set('action', byId('audit-action').value);
+    const actor = byId('audit-actor').value.trim();
+    if (actor) query.set('actor', actor);
+    return query;
+  }
+
+  function drawAudit() {
+    fill(byId('audit'), state.audit.items.map((row) => el('tr', { 'data-audit': row.id, 'data-action': row.action },
+      el('td', {}, when(row.at)), el('td', {}, row.actor), el('td', {}, el('code', {}, row.keyFingerprint ?? '')), el('td', {}, row.action),
+      el('td', {}, row.target), el('td', {}, row.outcome), el('td', {}, el('code', {}, row.requestId ?? '')), el('td', {}, row.clientAddress ?? ''))), 8);
+    byId('audit-older').hidden = !state.audit.next;
+  }
+
+  /** A ban's row, with Lift while it is in force; `path` is its scope's bans path. */
+  function banRow(ban, path) {
+    return el('tr', { 'data-ban': ban.id, 'data-account': ban.account },
+      el('td', {}, ban.id), el('td', {}, ban.account), el('td', {}, ban.reason), el('td', {}, ban.expiresAt ? when(ban.expiresAt) : 'no end'),
+      el('td', {}, ban.createdBy), el('td', { class: ban.active ? 'dead' : 'muted' }, ban.active ? 'in force' : (ban.liftedAt ? 'lifted' : 'ended')),
+      el('td', {}, ban.active ? el('button', { type: 'button', class: 'lift', onclick: () => lift(path + ban.id) }, 'Lift') : ''));
+  }
+
+  async function older(list, path, query, draw, cursor = 'cursor') {
     stopPolling();
-    query.set('cursor', state[list].next);
+    query.set(cursor, state[list].next);
     const page = await api('GET', tenantPath() + path + '?' + query);
     state[list] = { items: state[list].items.concat(page.items), next: page.nextCursor };
     draw();
@@ -289,6 +333,53 @@ enum ConsoleScript {
     }
   }
 
+  /** The minutes field as seconds, or null when blank. */
+  function seconds(id) {
+    const text = byId(id).value.trim();
+    return text ? Math.round(Number(text) * 60) : null;
+  }
+
+  async function moderate(action, account) {
+    const room = encodeURIComponent(state.room);
+    const reason = byId('mod-reason').value;
+    const durationSeconds = seconds('mod-minutes');
+    try {
+      if (action === 'kick') {
+        const result = await api('POST', tenantPath() + '/rooms/' + room + '/members/' + encodeURIComponent(account) + '/kick', { reason, durationSeconds });
+        byId('moderation-result').textContent = 'Kicked ' + account + (result.ban ? ', kept out until ' + when(result.ban.expiresAt) : '') + '.';
+      } else {
+        const ban = await api('POST', tenantPath() + '/rooms/' + room + '/bans', { account, reason, durationSeconds });
+        byId('moderation-result').textContent = 'Banned ' + account + ' from this room ' + (ban.expiresAt ? 'until ' + when(ban.expiresAt) : 'until lifted') + '.';
+      }
+      await renderers.room();
+    } catch (error) {
+      byId('moderation-result').textContent = error.message;
+    }
+  }
+
+  async function lift(path) {
+    const inRoom = state.view === 'room';
+    try {
+      const ban = await api('DELETE', tenantPath() + path);
+      byId(inRoom ? 'moderation-result' : 'bans-result').textContent = 'Lifted ban ' + ban.id + ' of ' + ban.account + '.';
+      await renderers[state.view]();
+    } catch (error) {
+      byId(inRoom ? 'moderation-result' : 'bans-result').textContent = error.message;
+    }
+  }
+
+  async function banFromTenant(event) {
+    event.preventDefault();
+    const account = byId('tenant-ban-account').value;
+    try {
+      const ban = await api('POST', tenantPath() + '/bans', { account, reason: byId('tenant-ban-reason').value, durationSeconds: seconds('tenant-ban-minutes') });
+      byId('bans-result').textContent = 'Banned ' + account + ' from every room of the tenant ' + (ban.expiresAt ? 'until ' + when(ban.expiresAt) : 'until lifted') + '.';
+      await renderers.bans();
+    } catch (error) {
+      byId('bans-result').textContent = error.message;
+    }
+  }
+
   async function revoke(event) {
     event.preventDefault();
     const accid = byId('revoke-accid').value;
@@ -358,6 +449,10 @@ enum ConsoleScript {
     byId('signout').addEventListener('click', () => signOut(''));
     byId('replay-form').addEventListener('submit', replay);
     byId('revoke-form').addEventListener('submit', revoke);
+    byId('tenant-ban-form').addEventListener('submit', banFromTenant);
+    byId('audit-action').addEventListener('change', () => open('audit'));
+    byId('audit-actor').addEventListener('change', () => open('audit'));
+    byId('audit-older').addEventListener('click', () => older('audit', '/audit', auditQuery(), drawAudit, 'before').catch((e) => say(e.message, true)));
     byId('back-to-rooms').addEventListener('click', () => open('rooms'));
     for (const id of ['room-plugin', 'room-state']) byId(id).addEventListener('change', () => open('rooms'));
     for (const id of ['outbox-status', 'outbox-kind']) byId(id).addEventListener('change', () => open('outbox'));

@@ -75,6 +75,15 @@ struct ProblemMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch {
+            return try Self.response(for: error, request, context: context)
+        }
+    }
+
+    /// The problem+json answer for an error a route threw.
+    static func response(for error: any Error, _ request: Request, context: Context) throws -> Response {
+        do {
+            throw error
         } catch let problem as Problem {
             return try problem.response(from: request, context: context)
         } catch let error as RoomError {

@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The audit trail (#29; schema/core/0017_audit_log.sql): one row per
+/// privileged act, appended on the act's own transaction so an act that
+/// fails leaves none. The table refuses UPDATE, TRUNCATE, and DELETE of a
+/// row before its `keep_until`, whoever asks.
+public struct AuditLog: Sendable {
+    public let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    static let columns = "audit_id, tenant_id, at, actor, key_fingerprint, action, target, outcome, request_id, client_address, detail::text"
+
+    /// Appends `act`, done by `actor`, on the caller's transaction. Who the
+    /// admin behind `.admin` is comes from the request (`AuditCaller.current`).
+    static func append(_ act: AuditAct, by actor: Actor, keep: TimeInterval, now: Date,
+                       on connection: PostgresConnection, logger: Logger) async throws {
+        let caller = AuditCaller.current
+        let who: String
+        var fingerprint: String?
+        switch actor {
+        case .admin:
+            who = caller?.actor ?? "admin"
+            fingerprint = caller?.keyFingerprint
+        case .account, .system:
+            who = actor.description
+        }
+        let detail = JSONValue.object(act.detail.mapValues(JSONValue.string)).jsonText
+        try await connection.run("""
+            INSERT INTO audit_log (tenant_id, at, keep_until, actor, key_fingerprint, action, target, outcome, request_id, client_address, detail)
+            VALUES (\(act.tenantID), \(now), \(now.addingTimeInterval(keep)), \(who), \(fingerprint), \(act.action), \(act.target),
+                    \(act.outcome), \(caller?.requestID), \(caller?.clientAddress), \(detail)::jsonb)
+            """, logger: logger)
+    }
+
+    /// Appends `act` if the act is audited (`stamp` given), on the act's transaction.
+    static func append(_ act: @autoclosure () -> AuditAct, _ stamp: AuditStamp?, now: Date,
+                       on connection: PostgresConnection, logger: Logger) async throws {
+        guard let stamp else { return }
+        try await append(act(), by: stamp.actor, keep: stamp.keep, now: now, on: connection, logger: logger)
+    }
+
+    /// An act whose only write is its audit row (a tenant reload).
+    public func append(_ act: AuditAct, by actor: Actor, keep: TimeInterval, now: Date) async throws {
+        try await database.transaction { connection in
+            try await Self.append(act, by: actor, keep: keep, now: now, on: connection, logger: database.logger)
+        }
+    }
+
+    public struct Filter: Sendable {
+        public enum Tenants: Sendable, Equatable {
+            /// One tenant's rows (a tenant admin sees no others).
+            case only(TenantID)
+            /// Every row, the operator's own acts too.
+            case all
+        }
+
+        public var tenants: Tenants
+        public var action: String?
+        /// An actor ("operator", "account:alice") or a key fingerprint.
+        public var actor: String?
+        /// Oldest first after this id; without it, newest first before `before`.
+        public var after: Int64?
+        public var before: Int64?
+        public var limit: Int
+
+        public init(tenants: Tenants, action: String? = nil, actor: String? = nil, after: Int64? = nil, before: Int64? = nil, limit: Int) {
+            self.tenants = tenants
+            self.action = action
+            self.actor = actor
+            self.after = after
+            self.before = before
+            self.limit = limit
+        }
+    }
+
+    /// With `after`: oldest first, following the log; otherwise newest first.
+    public func entries(_ filter: Filter) async throws -> [AuditEntry] {
+        let tenantID: TenantID? = if case .only(let id) = filter.tenants { id } else { nil }
+        let ascending = filter.after != nil
+        let rows = try await database.query("""
+            -- cross-tenant: the operator's view reads every tenant's rows (a tenant admin's names one)
+            SELECT \(unescaped: Self.columns) FROM audit_log
+            WHERE (\(tenantID)::text IS NULL OR tenant_id = \(tenantID))
+              AND (\(filter.action)::text IS NULL OR action = \(filter.action))
+              AND (\(filter.actor)::text IS NULL OR actor = \(filter.actor) OR key_fingerprint = \(filter.actor))
+              AND (\(filter.after)::bigint IS NULL OR audit_id > \(filter.after))
+              AND (\(filter.before)::bigint IS NULL OR audit_id < \(filter.before))
+            ORDER BY (CASE WHEN \(ascending) THEN audit_id END) ASC, audit_id DESC
+            LIMIT \(filter.limit)
+            """)
+        return try rows.decode((Int64, String?, Date, String, String?, String, String, String, String?, String?, String).self).map {
+            AuditEntry(id: $0, tenantID: $1, at: $2, actor: $3, keyFingerprint: $4, action: $5, target: $6, outcome: $7,
+                       requestID: $8, clientAddress: $9, detail: $10)
+        }
+    }
+}
+
+/// Asks a store's write to audit itself: by whom, kept how long.
+public struct AuditStamp: Sendable {
+    public var actor: Actor
+    public var keep: TimeInterval
+
+    public init(by actor: Actor, in tenant: Tenant) {
+        self.actor = actor
+        keep = tenant.retention.audit
+    }
+}
