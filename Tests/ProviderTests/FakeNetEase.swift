@@ -27,6 +27,8 @@ final class FakeNetEase: Sendable {
         "/msg/sendAttachMsg.action": ["from", "msgtype", "to", "attach", "save"],
         "/chatroom/queryMembers.action": ["roomid", "accids"],
         "/chatroom/get.action": ["roomid", "needOnlineUserCount"],
+        "/chatroom/kickMember.action": ["roomid", "accid", "targetAccid", "notifyExt"],
+        "/chatroom/setMemberRole.action": ["roomid", "operator", "target", "opt", "optvalue", "notifyExt"],
     ]
 
     struct State {
@@ -35,6 +37,8 @@ final class FakeNetEase: Sendable {
         var open: Set<String> = []
         var members: [String: Set<String>] = [:]
         var queues: [String: [String: String]] = [:]
+        /// chatroom → blacklisted accids (setMemberRole opt -1).
+        var blacklist: [String: Set<String>] = [:]
     }
 
     let store: Store<State>
@@ -47,6 +51,8 @@ final class FakeNetEase: Sendable {
     /// Someone entered a chatroom on the NetEase side.
     func enter(_ accid: String, _ chatroom: String) { store.state.withLock { _ = $0.members[chatroom, default: []].insert(accid) } }
     func isOpen(_ chatroom: String) -> Bool { store.state.withLock { $0.open.contains(chatroom) } }
+    func isMember(_ accid: String, _ chatroom: String) -> Bool { store.state.withLock { $0.members[chatroom]?.contains(accid) == true } }
+    func isBlacklisted(_ accid: String, _ chatroom: String) -> Bool { store.state.withLock { $0.blacklist[chatroom]?.contains(accid) == true } }
 
     static func answer(_ store: Store<State>, _ call: ReceivedCall, _ method: HTTPRequest.Method) -> FakeVendor.Answer {
         guard method == .post else { return (.methodNotAllowed, "") }
@@ -56,7 +62,8 @@ final class FakeNetEase: Sendable {
               call.headers["checksum"] == Self.sha1(Self.appSecret + nonce + curTime) else { return error(414, "checksum") }
         guard let expected = Self.parameters[call.path] else { return error(404, "no such call") }
         let form = call.form
-        let optional: Set<String> = ["/chatroom/muteRoom.action": ["notifyExt"], "/user/create.action": ["token"]][call.path] ?? []
+        let optional: Set<String> = ["/chatroom/muteRoom.action": ["notifyExt"], "/user/create.action": ["token"],
+                                     "/chatroom/kickMember.action": ["notifyExt"], "/chatroom/setMemberRole.action": ["notifyExt"]][call.path] ?? []
         guard Set(form.keys).isSubset(of: expected), expected.subtracting(optional).isSubset(of: Set(form.keys)),
               call.parameters.count == form.count else { return error(414, "parameters \(form.keys.sorted())") }
 
@@ -108,6 +115,17 @@ final class FakeNetEase: Sendable {
                 let members = state.members[room] ?? []
                 let data = accids.compactMap(\.string).map { JSONValue.object(["accid": .string($0), "onlineStat": .bool(members.contains($0))]) }
                 return ok(["desc": ["data": .array(data)]])
+            case "/chatroom/kickMember.action":
+                guard let target = form["targetAccid"], !target.isEmpty, !(form["accid"] ?? "").isEmpty else { return error(414, "accid/targetAccid") }
+                guard state.members[room]?.remove(target) != nil else { return error(404, "\(target) is not in chatroom \(room)") }
+                return ok(["desc": ["success": true]])
+            case "/chatroom/setMemberRole.action":
+                guard let target = form["target"], !target.isEmpty, ["1", "2", "-1", "-2"].contains(form["opt"]),
+                      ["true", "false"].contains(form["optvalue"]) else { return error(414, "target/opt/optvalue") }
+                if form["opt"] == "-1" {
+                    if form["optvalue"] == "true" { state.blacklist[room, default: []].insert(target) } else { state.blacklist[room]?.remove(target) }
+                }
+                return ok(["desc": ["roomid": .string(room), "accid": .string(target)]])
             case "/chatroom/get.action":
                 return ok(["chatroom": ["roomid": .string(room), "onlineusercount": .number(Double(state.members[room]?.count ?? 0))]])
             default:

@@ -22,6 +22,8 @@ final class FakeRongCloud: Sendable {
         "/message/private/publish.json": ["fromUserId", "toUserId", "objectName", "content"],
         "/chatroom/ban/add.json": ["chatroomId"],
         "/chatroom/ban/rollback.json": ["chatroomId"],
+        "/chatroom/user/block/add.json": ["chatroomId", "userId", "minute"],
+        "/chatroom/user/block/rollback.json": ["chatroomId", "userId"],
     ]
 
     struct State {
@@ -29,6 +31,8 @@ final class FakeRongCloud: Sendable {
         var members: [String: Set<String>] = [:]
         /// userId → tokens issued before this (milliseconds) no longer work.
         var expiredBefore: [String: Int64] = [:]
+        /// chatroom → blocked userId → minutes.
+        var blocked: [String: [String: Int]] = [:]
     }
 
     let store: Store<State>
@@ -41,6 +45,8 @@ final class FakeRongCloud: Sendable {
     func enter(_ accid: String, _ chatroom: String) { store.state.withLock { _ = $0.members[chatroom, default: []].insert(accid) } }
     func tokensExpiredBefore(_ accid: String) -> Int64? { store.state.withLock { $0.expiredBefore[accid] } }
     func isOpen(_ chatroom: String) -> Bool { store.state.withLock { $0.open.contains(chatroom) } }
+    func isMember(_ accid: String, _ chatroom: String) -> Bool { store.state.withLock { $0.members[chatroom]?.contains(accid) == true } }
+    func blockedMinutes(_ accid: String, _ chatroom: String) -> Int? { store.state.withLock { $0.blocked[chatroom]?[accid] } }
 
     static func answer(_ store: Store<State>, _ call: ReceivedCall, _ method: HTTPRequest.Method) -> FakeVendor.Answer {
         guard method == .post, call.headers["content-type"]?.hasPrefix("application/x-www-form-urlencoded") == true else {
@@ -84,6 +90,17 @@ final class FakeRongCloud: Sendable {
             case "/chatroom/user/query.json":
                 let users = (state.members[chatroom] ?? []).sorted().map { JSONValue.object(["id": .string($0), "time": "2026-11-23 06:00:00"]) }
                 return ok(["total": .number(Double(users.count)), "users": .array(users)])
+            case "/chatroom/user/block/add.json":
+                // 1 to 43,200 minutes (30 days), as RongCloud documents.
+                guard let user = form["userId"], !user.isEmpty, let minutes = Int(form["minute"] ?? ""), (1...43_200).contains(minutes) else {
+                    return (.ok, #"{"code":1002,"errorMessage":"userId/minute"}"#)
+                }
+                state.members[chatroom]?.remove(user)
+                state.blocked[chatroom, default: [:]][user] = minutes
+                return ok([:])
+            case "/chatroom/user/block/rollback.json":
+                state.blocked[chatroom]?[form["userId"] ?? ""] = nil
+                return ok([:])
             case "/message/chatroom/publish.json", "/message/private/publish.json":
                 guard JSONValue.parse(form["content"] ?? "") != nil else { return (.ok, #"{"code":1002,"errorMessage":"content must be JSON"}"#) }
                 return ok([:])

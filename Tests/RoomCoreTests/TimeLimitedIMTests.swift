@@ -16,6 +16,8 @@ import Testing
         func createChatroom(name: String, creator: AccountID, id: String?) async throws -> String { try await hang() }
         func closeChatroom(_ chatroom: String, operator: AccountID, notifyExt: String?) async throws { try await hang() as Void }
         func muteChatroom(_ chatroom: String, operator: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws { try await hang() as Void }
+        func removeFromChatroom(_ chatroom: String, accid: AccountID, operator: AccountID, keepOut: ChatroomKeepOut?) async throws { try await hang() as Void }
+        func readmitToChatroom(_ chatroom: String, accid: AccountID, operator: AccountID) async throws { try await hang() as Void }
         func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool { try await hang() }
         func onlineCounts(_ chatrooms: [String]) async throws -> [String: Int] { try await hang() }
         func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws { try await hang() as Void }

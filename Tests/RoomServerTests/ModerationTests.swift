@@ -139,6 +139,51 @@ import Testing
         }
     }
 
+    /// #29, item 1: a kicked member's sockets leave the room's chatroom at
+    /// once, on every instance: here the socket is on another instance than
+    /// the one the admin API's kick reached.
+    @Test func aKickTakesTheMembersOpenSocketsOutOfTheChatroomOnEveryInstance() async throws {
+        let setup = try await Setup()
+        let other = try setup.fixture.server()
+        try await OutboxWakeTests.live(other) { elsewhere in
+            try await setup.fixture.live { http in
+                let room = try await setup.room(http)
+                #expect(try await setup.join(http, "hank", room) == 200)
+                let port = try #require(elsewhere.client.port)
+                var clients: [IMTestClient] = []
+                for accid in ["hank", "host"] {
+                    let token = try await setup.local.createAccount(IMAccount(accid: accid, name: accid)).token
+                    let client = IMTestClient(port: port, tenant: setup.tenant, accid: accid, token: token)
+                    _ = try await client.next("ready")
+                    client.send(#"{"type":"enter","chatroom":"\#(room)"}"#)
+                    _ = try await client.next("entered")
+                    clients.append(client)
+                }
+                let (hank, host) = (clients[0], clients[1])
+                #expect(try await setup.admin(http, "/rooms/\(room)/members/hank/kick").status == .ok)
+                // Both see the kick; the kicked socket is out of the chatroom.
+                for client in [hank, host] {
+                    let kicked = try await client.next("kicked")
+                    #expect(kicked["accid"]?.string == "hank" && kicked["chatroom"]?.string == String(room))
+                }
+                hank.send(#"{"type":"text","chatroom":"\#(room)","text":"still here?"}"#)
+                #expect(try await hank.next("error")["code"]?.string == "not_entered")
+                host.send(#"{"type":"text","chatroom":"\#(room)","text":"gone"}"#)
+                _ = try await host.next("message")
+                let heard = try await hank.expectSilence()
+                #expect(!heard.contains { $0["type"]?.string == "message" }, "the kicked socket hears nothing more: \(heard)")
+                let present = try await setup.fixture.database.query("""
+                    SELECT count(*)::int FROM im_presence WHERE tenant_id = \(setup.tenant) AND chatroom_id = \(String(room)) AND accid = 'hank'
+                    """).decode(Int.self).first
+                #expect(present == 0, "no longer counted in the chatroom")
+                // Without a duration, it may enter again at once.
+                hank.send(#"{"type":"enter","chatroom":"\#(room)"}"#)
+                #expect(try await hank.next("entered")["chatroom"]?.string == String(room))
+                for client in clients { _ = try await client.close() }
+            }
+        }
+    }
+
     @Test func badModerationInputIsRefusedByNameAndWritesNothing() async throws {
         let setup = try await Setup()
         try await setup.fixture.live { http in

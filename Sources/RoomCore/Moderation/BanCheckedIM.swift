@@ -36,6 +36,14 @@ struct BanCheckedIM: IMProvider {
     func muteChatroom(_ chatroom: String, operator op: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws {
         try await base.muteChatroom(chatroom, operator: op, muted: muted, notify: notify, notifyExt: notifyExt)
     }
+
+    func removeFromChatroom(_ chatroom: String, accid: AccountID, operator op: AccountID, keepOut: ChatroomKeepOut?) async throws {
+        try await base.removeFromChatroom(chatroom, accid: accid, operator: op, keepOut: keepOut)
+    }
+
+    func readmitToChatroom(_ chatroom: String, accid: AccountID, operator op: AccountID) async throws {
+        try await base.readmitToChatroom(chatroom, accid: accid, operator: op)
+    }
     func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool { try await base.isMember(accid, of: chatroom) }
     func onlineCounts(_ chatrooms: [String]) async throws -> [String: Int] { try await base.onlineCounts(chatrooms) }
     func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws {

@@ -53,9 +53,21 @@ extension RoomEngine {
             try await writes.audit(AuditAct(tenantID: tenant.id, action: kind == "kicked" ? "member.kick" : "member.ban",
                                             target: "room:\(room.id)/account:\(account)", outcome: wasJoined ? "removed" : "not a member",
                                             detail: detail), by: actor, now: hook.now)
-            return wasJoined ? try await hook.plugin.left(account, room, hook.parts) : []
+            let left = wasJoined ? try await hook.plugin.left(account, room, hook.parts) : []
+            return left + Self.chatroomRemoval(of: account, from: room, keepOut: banned ? until : nil, banned: banned, now: hook.now)
         }
         return recorded.ban
+    }
+
+    /// The room's IM chatroom loses the account too, on its provider, through
+    /// the outbox (a vendor that is away gets it when it is back): joined or
+    /// not, it may have entered the chatroom first. A ban asks the provider
+    /// to keep it out as well, for as long as the provider can hold.
+    static func chatroomRemoval(of account: AccountID, from room: Room, keepOut until: Date?, banned: Bool, now: Date) -> [OutboxMessage] {
+        guard let chatroom = room.imChatroomID, room.isOpen else { return [] }
+        let keepOut: ChatroomKeepOut? = !banned ? nil
+            : until.map { .minutes(max(1, Int(($0.timeIntervalSince(now) / 60).rounded(.up)))) } ?? .untilReadmitted
+        return [.im(.removeFromChatroom(chatroom: chatroom, accid: account, operator: room.owner, keepOut: keepOut), roomID: room.id)]
     }
 
     /// Keeps `account` out of every room of the tenant until `until` (nil:
@@ -105,6 +117,10 @@ extension RoomEngine {
             let writes = writes(on: connection)
             if let room, room.id == ban.roomID {
                 try await writes.event(room, kind: "unbanned", actor: actor, detail: ["account": ban.accid, "ban": String(ban.id)], at: now)
+                if let chatroom = room.imChatroomID, room.isOpen {
+                    try await writes.enqueue([.im(.readmitToChatroom(chatroom: chatroom, accid: ban.accid, operator: room.owner), roomID: room.id)],
+                                             tenantID: tenant.id, now: now)
+                }
             } else if ban.roomID == nil {
                 try await Self.publishTenantWide("member.unbanned", ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
             }

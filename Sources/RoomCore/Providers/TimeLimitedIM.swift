@@ -46,6 +46,14 @@ public struct TimeLimitedIM: IMProvider {
         try await limited("muteChatroom") { try await base.muteChatroom(chatroom, operator: op, muted: muted, notify: notify, notifyExt: notifyExt) }
     }
 
+    public func removeFromChatroom(_ chatroom: String, accid: AccountID, operator op: AccountID, keepOut: ChatroomKeepOut?) async throws {
+        try await limited("removeFromChatroom") { try await base.removeFromChatroom(chatroom, accid: accid, operator: op, keepOut: keepOut) }
+    }
+
+    public func readmitToChatroom(_ chatroom: String, accid: AccountID, operator op: AccountID) async throws {
+        try await limited("readmitToChatroom") { try await base.readmitToChatroom(chatroom, accid: accid, operator: op) }
+    }
+
     public func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool {
         try await limited("isMember") { try await base.isMember(accid, of: chatroom) }
     }

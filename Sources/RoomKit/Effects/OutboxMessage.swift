@@ -98,6 +98,8 @@ public enum IMEffect: Codable, Sendable, Equatable {
     case notification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool)
     case queuePut(chatroom: String, key: String, value: String, operator: AccountID)
     case revokeTokens(accid: AccountID)
+    case removeFromChatroom(chatroom: String, accid: AccountID, operator: AccountID, keepOut: ChatroomKeepOut?)
+    case readmitToChatroom(chatroom: String, accid: AccountID, operator: AccountID)
 
     /// `idempotencyKey` is the outbox entry's, the same on every attempt.
     public func perform(on provider: any IMProvider, idempotencyKey: String) async throws {
@@ -112,6 +114,10 @@ public enum IMEffect: Codable, Sendable, Equatable {
             try await provider.queuePut(chatroom, key: key, value: value, operator: op)
         case .revokeTokens(let accid):
             try await provider.revokeTokens(accid: accid)
+        case .removeFromChatroom(let chatroom, let accid, let op, let keepOut):
+            try await provider.removeFromChatroom(chatroom, accid: accid, operator: op, keepOut: keepOut)
+        case .readmitToChatroom(let chatroom, let accid, let op):
+            try await provider.readmitToChatroom(chatroom, accid: accid, operator: op)
         }
     }
 }

@@ -19,6 +19,14 @@ public protocol IMProvider: Sendable {
     /// Closes a chatroom; members receive `notifyExt` (e.g. `{"type":1}`) with the close event.
     func closeChatroom(_ chatroom: String, operator: AccountID, notifyExt: String?) async throws
     func muteChatroom(_ chatroom: String, operator: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws
+    /// Takes the account out of the chatroom now: every connection of it
+    /// leaves, and the members see the provider's own notice (#29). With
+    /// `keepOut`, the provider also keeps it out where it can hold that
+    /// itself; the engine refuses a banned account's joins and local IM
+    /// enters whatever the provider holds.
+    func removeFromChatroom(_ chatroom: String, accid: AccountID, operator: AccountID, keepOut: ChatroomKeepOut?) async throws
+    /// Lifts what `removeFromChatroom`'s `keepOut` asked the provider to hold.
+    func readmitToChatroom(_ chatroom: String, accid: AccountID, operator: AccountID) async throws
     /// Is the account in the chatroom now (connected and entered)?
     func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool
     /// How many accounts are in each chatroom now; missing keys count zero.
@@ -107,4 +115,11 @@ public enum IMError: Error, Sendable, Equatable, CustomStringConvertible {
         case .rejected, .chatroomNotFound: false
         }
     }
+}
+
+/// How long a provider should keep a removed account out of a chatroom.
+public enum ChatroomKeepOut: Codable, Sendable, Equatable {
+    case minutes(Int)
+    /// Until `readmitToChatroom`.
+    case untilReadmitted
 }

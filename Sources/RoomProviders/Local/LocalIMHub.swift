@@ -225,10 +225,12 @@ public final class LocalIMHub: Service, Sendable {
         guard event.payload != nil else { return }
         guard recent.withLock({ $0.insert(event.id) }) else { return }
         let frame = event.frame
+        // A kick names the account whose sockets leave (#29); they get the frame too.
+        let kicked = event.kind == "kicked" ? event.payload?["accid"]?.string : nil
         sessions.withLock { sessions in
             for (id, session) in sessions where session.tenantID == event.tenantID && session.chatrooms.contains(event.chatroom) {
                 Self.push(frame, to: id, in: &sessions)
-                if event.kind == "closed" { sessions[id]?.chatrooms.remove(event.chatroom) }
+                if event.kind == "closed" || session.accid == kicked { sessions[id]?.chatrooms.remove(event.chatroom) }
             }
         }
     }

@@ -156,6 +156,25 @@ public struct LocalIMProvider: IMProvider {
         try requireOne(rows, chatroom)
     }
 
+    /// Every connection of the account leaves the chatroom on every
+    /// instance: its presence rows go, and a `kicked` event (naming it) tells
+    /// the members; each hub takes the account's sockets out of the chatroom
+    /// as it delivers that event. Keeping it out is the engine's ban rule,
+    /// which the local IM's enter asks (`keepOut` needs nothing here).
+    public func removeFromChatroom(_ chatroom: String, accid: AccountID, operator: AccountID, keepOut: ChatroomKeepOut?) async throws {
+        try await database.query("""
+            WITH gone AS (
+                DELETE FROM im_presence WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND accid = \(accid)
+            )
+            INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
+            SELECT \(tenantID), chatroom_id, 'kicked', jsonb_build_object('accid', \(accid)::text, 'operator', \(`operator`)::text), \(clock.now())
+            FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open
+            """)
+    }
+
+    /// Nothing to lift: the local IM holds no ban of its own.
+    public func readmitToChatroom(_ chatroom: String, accid: AccountID, operator: AccountID) async throws {}
+
     public func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool {
         let rows = try await database.query("""
             SELECT 1 FROM im_presence p

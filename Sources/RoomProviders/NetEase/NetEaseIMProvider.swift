@@ -81,6 +81,28 @@ public struct NetEaseIMProvider: IMProvider, CallbackVerifier {
         _ = try await call("/chatroom/muteRoom.action", "muteChatroom", idempotent: true, parameters, chatroom: chatroom)
     }
 
+    /// `kickMember.action` takes the account out; a ban until lifted also
+    /// blacklists it (`setMemberRole.action`, opt -1), which keeps it from
+    /// entering again. NetEase's blacklist has no end, so a ban that ends on
+    /// its own is only the kick here: the account could enter the vendor's
+    /// chatroom again with its IM token, though no join or seat move lets it
+    /// back into the room until the ban ends.
+    public func removeFromChatroom(_ chatroom: String, accid: AccountID, operator: AccountID, keepOut: ChatroomKeepOut?) async throws {
+        if keepOut == .untilReadmitted {
+            _ = try await call("/chatroom/setMemberRole.action", "removeFromChatroom", idempotent: true,
+                               [("roomid", chatroom), ("operator", `operator`), ("target", accid), ("opt", "-1"), ("optvalue", "true")], chatroom: chatroom)
+        }
+        // 404: not in the chatroom (or the chatroom is gone): out already,
+        // which is what was asked (the outbox may deliver twice).
+        _ = try await call("/chatroom/kickMember.action", "removeFromChatroom", idempotent: true,
+                           [("roomid", chatroom), ("accid", `operator`), ("targetAccid", accid)], allowing: [404])
+    }
+
+    public func readmitToChatroom(_ chatroom: String, accid: AccountID, operator: AccountID) async throws {
+        _ = try await call("/chatroom/setMemberRole.action", "readmitToChatroom", idempotent: true,
+                           [("roomid", chatroom), ("operator", `operator`), ("target", accid), ("opt", "-1"), ("optvalue", "false")], chatroom: chatroom)
+    }
+
     public func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool {
         let answer = try await call("/chatroom/queryMembers.action", "isMember", idempotent: true,
                                     [("roomid", chatroom), ("accids", JSONValue.array([.string(accid)]).jsonText)], chatroom: chatroom)

@@ -90,6 +90,26 @@ public struct RongCloudIMProvider: IMProvider, CallbackVerifier {
         _ = try await call(muted ? "/chatroom/ban/add.json" : "/chatroom/ban/rollback.json", "muteChatroom", [("chatroomId", chatroom)])
     }
 
+    /// RongCloud has no plain kick: a block (`user/block/add.json`) takes
+    /// the account out and keeps it out for `minute`s. A kick blocks for the
+    /// shortest it allows, one minute; a ban until lifted for the longest,
+    /// 43,200 minutes (30 days), lifted early by `readmitToChatroom`.
+    public func removeFromChatroom(_ chatroom: String, accid: AccountID, operator: AccountID, keepOut: ChatroomKeepOut?) async throws {
+        let minutes = switch keepOut {
+        case nil: 1
+        case .minutes(let minutes): min(max(minutes, 1), Self.longestBlockMinutes)
+        case .untilReadmitted: Self.longestBlockMinutes
+        }
+        _ = try await call("/chatroom/user/block/add.json", "removeFromChatroom",
+                           [("chatroomId", chatroom), ("userId", accid), ("minute", String(minutes))])
+    }
+
+    static let longestBlockMinutes = 43_200
+
+    public func readmitToChatroom(_ chatroom: String, accid: AccountID, operator: AccountID) async throws {
+        _ = try await call("/chatroom/user/block/rollback.json", "readmitToChatroom", [("chatroomId", chatroom), ("userId", accid)])
+    }
+
     public func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool {
         try await call("/chatroom/user/exist.json", "isMember", [("chatroomId", chatroom), ("userId", accid)])["isInChrm"] == .bool(true)
     }
