@@ -4,7 +4,8 @@ cluster (ops/cluster) through nginx.
 
 It signs in with the operator key, sees a room appear when a client creates
 one (a SealMic room named `<img src=x onerror=alert(1)>`, which must show as
-those characters), opens it, kicks a member and lifts the kick's ban, bans and
+those characters), opens it, kicks a member and lifts the kick's ban, mutes and unmutes
+one, bans and
 unbans an account across the tenant, reads the audit log (all, then kicks
 only), retries a dead outbox entry, sends a test webhook, revokes a
 session, draws the charts, then signs in again as a tenant admin. Every view is saved as a PNG under .screenshots/ (git-ignored).
@@ -157,6 +158,16 @@ def main():
         click("#room-bans tr[data-account='console-troll'] button.lift")
         wait.until(lambda d: "Lifted ban" in d.find_element(By.ID, "moderation-result").text)
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#room-bans tr[data-account='console-troll'] button.lift"))
+        # A mute of the owner (in the room, on the mic side of SealMic), for 5 minutes, then lifted.
+        owner_id = owner["userId"]
+        click(f"#members tr[data-account='{owner_id}'] button.mute")
+        wait.until(lambda d: f"Muted {owner_id}" in d.find_element(By.ID, "moderation-result").text)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#room-mutes tr[data-account='{owner_id}'] button.lift"))
+        shot("04d2-room-muted", "a member muted for 5 minutes: listed under the room's mutes with Lift")
+        check(sql(f"SELECT roomkeeper_muted('demo', '{owner_id}', {room}, now())") == "t", "the engine's rule says muted")
+        click(f"#room-mutes tr[data-account='{owner_id}'] button.lift")
+        wait.until(lambda d: "Lifted mute" in d.find_element(By.ID, "moderation-result").text)
+        check(sql(f"SELECT roomkeeper_muted('demo', '{owner_id}', {room}, now())") == "f", "the lift ended the mute")
 
         driver.find_element(By.CSS_SELECTOR, "nav button[data-view='bans']").click()
         visible("bans-view")
@@ -172,7 +183,7 @@ def main():
 
         driver.find_element(By.CSS_SELECTOR, "nav button[data-view='audit']").click()
         visible("audit-view")
-        for action in ("member.kick", "member.unban", "tenant.ban", "tenant.unban"):
+        for action in ("member.kick", "member.unban", "member.mute", "member.unmute", "tenant.ban", "tenant.unban"):
             wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#audit tr[data-action='{action}']"))
         shot("04f-audit", "the audit log: each act with the operator's key fingerprint, target, outcome, request id and address")
         check(OPERATOR_KEY not in driver.page_source, "no key reaches the audit view")

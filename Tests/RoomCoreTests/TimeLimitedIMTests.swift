@@ -18,6 +18,8 @@ import Testing
         func muteChatroom(_ chatroom: String, operator: AccountID, muted: Bool, notify: Bool, notifyExt: String?) async throws { try await hang() as Void }
         func removeFromChatroom(_ chatroom: String, accid: AccountID, operator: AccountID, keepOut: ChatroomKeepOut?) async throws { try await hang() as Void }
         func readmitToChatroom(_ chatroom: String, accid: AccountID, operator: AccountID) async throws { try await hang() as Void }
+        func muteMember(_ chatroom: String, accid: AccountID, operator: AccountID, minutes: Int?) async throws { try await hang() as Void }
+        func unmuteMember(_ chatroom: String, accid: AccountID, operator: AccountID) async throws { try await hang() as Void }
         func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool { try await hang() }
         func onlineCounts(_ chatrooms: [String]) async throws -> [String: Int] { try await hang() }
         func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws { try await hang() as Void }

@@ -184,6 +184,62 @@ import Testing
         }
     }
 
+    /// #29, item 3: a mute the member cannot lift. Its local IM texts are
+    /// refused with a stable code while the mute lasts; it ends on time, and
+    /// a lift restores it at once. Others in the room speak all along.
+    @Test func aMutedMembersTextsAreRefusedUntilTheMuteEndsOrIsLifted() async throws {
+        let setup = try await Setup()
+        try await setup.fixture.live { http in
+            let room = try await setup.room(http)
+            #expect(try await setup.join(http, "ivy", room) == 200)
+            let port = try #require(http.client.port)
+            var clients: [IMTestClient] = []
+            for accid in ["ivy", "host"] {
+                let token = try await setup.local.createAccount(IMAccount(accid: accid, name: accid)).token
+                let client = IMTestClient(port: port, tenant: setup.tenant, accid: accid, token: token)
+                _ = try await client.next("ready")
+                client.send(#"{"type":"enter","chatroom":"\#(room)"}"#)
+                _ = try await client.next("entered")
+                clients.append(client)
+            }
+            let (ivy, host) = (clients[0], clients[1])
+            func say(_ client: IMTestClient, _ text: String) async throws -> String {
+                client.send(#"{"type":"text","chatroom":"\#(room)","text":"\#(text)"}"#)
+                let frame = try await client.next()
+                return frame["type"]?.string == "error" ? frame["code"]?.string ?? "?" : frame["type"]?.string ?? "?"
+            }
+            let muted = try await setup.admin(http, "/rooms/\(room)/mutes", json: #"{"account":"ivy","durationSeconds":60,"reason":"shouting"}"#)
+            #expect(muted.status == .created && muted.json["active"] == .bool(true))
+            #expect(try await say(ivy, "let me speak") == "member_muted", "the mute holds at the IM's door")
+            #expect(try await say(host, "order") == "message", "the host is not muted")
+            _ = try await ivy.next("message")
+            setup.clock.advance(by: 61)
+            #expect(try await say(ivy, "back") == "message", "the mute ended on time")
+            _ = try await host.next("message")
+
+            let again = try await setup.admin(http, "/rooms/\(room)/mutes", json: #"{"account":"ivy"}"#)
+            let id = try #require(again.json["id"]?.string)
+            #expect(try await say(ivy, "hello?") == "member_muted", "a mute without an end holds")
+            let listed = try await http.get("/admin/v1/tenants/\(setup.tenant)/rooms/\(room)/mutes?active=true", key: setup.fixture.operatorKey)
+            #expect(Self.items(listed).map { $0["id"]?.string } == [id])
+            #expect(try await http.get("/admin/v1/tenants/\(setup.tenant)/rooms/\(room)/bans", key: setup.fixture.operatorKey).json["items"] == .array([]),
+                    "a mute is no ban")
+            #expect(try await http.request(.delete, "/admin/v1/tenants/\(setup.tenant)/rooms/\(room)/bans/\(id)", key: setup.fixture.operatorKey).status
+                    == .notFound, "nor lifted as one")
+            let lifted = try await http.request(.delete, "/admin/v1/tenants/\(setup.tenant)/rooms/\(room)/mutes/\(id)", key: setup.fixture.operatorKey)
+            #expect(lifted.status == .ok && lifted.json["active"] == .bool(false))
+            #expect(try await say(ivy, "thanks") == "message", "lifted: heard at once")
+            #expect(try await setup.join(http, "ivy", room) == 200, "a mute never kept it out of the room")
+            let timeline = try await setup.timeline(room)
+            #expect(timeline.filter { $0 == "muted" }.count == 2 && timeline.contains("unmuted"))
+            let audited = try await setup.fixture.database.query("""
+                SELECT action FROM audit_log WHERE tenant_id = \(setup.tenant) AND target = \("room:\(room)/account:ivy") ORDER BY audit_id
+                """).decode(String.self)
+            #expect(audited == ["member.mute", "member.mute", "member.unmute"], "\(audited)")
+            for client in clients { _ = try await client.close() }
+        }
+    }
+
     @Test func badModerationInputIsRefusedByNameAndWritesNothing() async throws {
         let setup = try await Setup()
         try await setup.fixture.live { http in

@@ -44,6 +44,14 @@ struct BanCheckedIM: IMProvider {
     func readmitToChatroom(_ chatroom: String, accid: AccountID, operator op: AccountID) async throws {
         try await base.readmitToChatroom(chatroom, accid: accid, operator: op)
     }
+
+    func muteMember(_ chatroom: String, accid: AccountID, operator op: AccountID, minutes: Int?) async throws {
+        try await base.muteMember(chatroom, accid: accid, operator: op, minutes: minutes)
+    }
+
+    func unmuteMember(_ chatroom: String, accid: AccountID, operator op: AccountID) async throws {
+        try await base.unmuteMember(chatroom, accid: accid, operator: op)
+    }
     func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool { try await base.isMember(accid, of: chatroom) }
     func onlineCounts(_ chatrooms: [String]) async throws -> [String: Int] { try await base.onlineCounts(chatrooms) }
     func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws {

@@ -5,6 +5,13 @@ import PostgresNIO
 /// A ban as stored (#29): one account kept out of one room (`roomID`) or of
 /// every room of its tenant (`roomID` nil), until `expiresAt` or until lifted.
 public struct Ban: Sendable, Equatable {
+    /// A ban keeps the account out; a mute (always of one room) keeps it
+    /// quiet there (#29, item 3).
+    public enum Kind: String, Sendable {
+        case ban, mute
+    }
+
+    public var kind: Kind = .ban
     public var tenantID: TenantID
     public var id: Int64
     public var accid: AccountID
@@ -32,15 +39,15 @@ public struct BanStore: Sendable {
         self.database = database
     }
 
-    static let columns = "tenant_id, ban_id, accid, room_id, reason, expires_at, created_at, created_by, lifted_at, lifted_by"
+    static let columns = "tenant_id, ban_id, accid, room_id, reason, expires_at, created_at, created_by, lifted_at, lifted_by, kind"
 
     /// Records a ban; the caller writes what goes with it (a membership ended,
     /// sessions revoked, events) in the same transaction.
-    static func insert(_ tenantID: TenantID, accid: AccountID, roomID: RoomID?, reason: String, expiresAt: Date?, by actor: Actor, now: Date,
-                       on connection: PostgresConnection, logger: Logger) async throws -> Ban {
+    static func insert(_ tenantID: TenantID, kind: Ban.Kind = .ban, accid: AccountID, roomID: RoomID?, reason: String, expiresAt: Date?,
+                       by actor: Actor, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> Ban {
         let rows = try await connection.run("""
-            INSERT INTO bans (tenant_id, accid, room_id, reason, expires_at, created_at, created_by)
-            VALUES (\(tenantID), \(accid), \(roomID), \(reason), \(expiresAt), \(now), \(actor.description))
+            INSERT INTO bans (tenant_id, accid, room_id, reason, expires_at, created_at, created_by, kind)
+            VALUES (\(tenantID), \(accid), \(roomID), \(reason), \(expiresAt), \(now), \(actor.description), \(kind.rawValue))
             RETURNING \(unescaped: Self.columns)
             """, logger: logger).collect()
         guard let ban = try Self.decode(rows).first else { throw DatabaseUnavailable("the ban was not recorded") }
@@ -72,6 +79,7 @@ public struct BanStore: Sendable {
         }
 
         public var scope: Scope
+        public var kind: Ban.Kind
         public var accid: AccountID?
         /// Only bans in force at this time.
         public var inForceAt: Date?
@@ -79,8 +87,9 @@ public struct BanStore: Sendable {
         public var before: Int64?
         public var limit: Int
 
-        public init(scope: Scope, accid: AccountID? = nil, inForceAt: Date? = nil, before: Int64? = nil, limit: Int) {
+        public init(scope: Scope, kind: Ban.Kind = .ban, accid: AccountID? = nil, inForceAt: Date? = nil, before: Int64? = nil, limit: Int) {
             self.scope = scope
+            self.kind = kind
             self.accid = accid
             self.inForceAt = inForceAt
             self.before = before
@@ -93,7 +102,7 @@ public struct BanStore: Sendable {
         let roomID: RoomID? = if case .room(let id) = filter.scope { id } else { nil }
         return try Self.decode(try await database.query("""
             SELECT \(unescaped: Self.columns) FROM bans
-            WHERE tenant_id = \(tenantID)
+            WHERE tenant_id = \(tenantID) AND kind = \(filter.kind.rawValue)
               AND (CASE WHEN \(roomID)::bigint IS NULL THEN room_id IS NULL ELSE room_id = \(roomID) END)
               AND (\(filter.accid)::text IS NULL OR accid = \(filter.accid))
               AND (\(filter.inForceAt)::timestamptz IS NULL OR (lifted_at IS NULL AND (expires_at IS NULL OR expires_at > \(filter.inForceAt))))
@@ -102,14 +111,20 @@ public struct BanStore: Sendable {
             """))
     }
 
+    /// Is `accid` muted in `roomID` at `now`?
+    public func isMuted(_ tenantID: TenantID, accid: AccountID, roomID: RoomID, now: Date) async throws -> Bool {
+        try await database.query("SELECT roomkeeper_muted(\(tenantID), \(accid), \(roomID), \(now))").decode(Bool.self).first ?? false
+    }
+
     /// Is `accid` banned from `roomID` (or, with nil, from its tenant) at `now`?
     public func isBanned(_ tenantID: TenantID, accid: AccountID, roomID: RoomID?, now: Date) async throws -> Bool {
         try await database.query("SELECT roomkeeper_banned(\(tenantID), \(accid), \(roomID), \(now))").decode(Bool.self).first ?? false
     }
 
     static func decode(_ rows: [PostgresRow]) throws -> [Ban] {
-        try rows.decode((String, Int64, String, Int64?, String, Date?, Date, String, Date?, String?).self).map {
-            Ban(tenantID: $0, id: $1, accid: $2, roomID: $3, reason: $4, expiresAt: $5, createdAt: $6, createdBy: $7, liftedAt: $8, liftedBy: $9)
+        try rows.decode((String, Int64, String, Int64?, String, Date?, Date, String, Date?, String?, String).self).map {
+            Ban(kind: Ban.Kind(rawValue: $10) ?? .ban, tenantID: $0, id: $1, accid: $2, roomID: $3, reason: $4, expiresAt: $5, createdAt: $6,
+                createdBy: $7, liftedAt: $8, liftedBy: $9)
         }
     }
 }

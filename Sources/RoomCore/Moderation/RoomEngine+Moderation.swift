@@ -105,9 +105,10 @@ extension RoomEngine {
                                       on: connection, logger: logger)
     }
 
-    /// Lifts a room or tenant ban of this tenant; nil when there is none in
-    /// force by that id. The room's timeline (for a room ban) says so.
-    public func unban(_ banID: Int64, by actor: Actor, in tenant: Tenant) async throws -> Ban? {
+    /// Lifts a room or tenant ban, or a mute, of this tenant; nil when there
+    /// is none in force by that id. The room's timeline (for a room's ban or
+    /// mute) says so, and the room's chatroom readmits or unmutes the account.
+    public func lift(_ banID: Int64, by actor: Actor, in tenant: Tenant) async throws -> Ban? {
         let now = clock.now()
         // The room of a room ban, for its timeline (a ban outlives its room's close).
         var room: Room?
@@ -115,18 +116,22 @@ extension RoomEngine {
         return try await database.transaction { connection in
             guard let ban = try await BanStore.lift(tenant.id, banID, by: actor, now: now, on: connection, logger: database.logger) else { return nil }
             let writes = writes(on: connection)
+            let muted = ban.kind == .mute
             if let room, room.id == ban.roomID {
-                try await writes.event(room, kind: "unbanned", actor: actor, detail: ["account": ban.accid, "ban": String(ban.id)], at: now)
+                try await writes.event(room, kind: muted ? "unmuted" : "unbanned", actor: actor,
+                                       detail: ["account": ban.accid, muted ? "mute" : "ban": String(ban.id)], at: now)
                 if let chatroom = room.imChatroomID, room.isOpen {
-                    try await writes.enqueue([.im(.readmitToChatroom(chatroom: chatroom, accid: ban.accid, operator: room.owner), roomID: room.id)],
-                                             tenantID: tenant.id, now: now)
+                    let effect: IMEffect = muted ? .unmuteMember(chatroom: chatroom, accid: ban.accid, operator: room.owner)
+                                                 : .readmitToChatroom(chatroom: chatroom, accid: ban.accid, operator: room.owner)
+                    try await writes.enqueue([.im(effect, roomID: room.id)], tenantID: tenant.id, now: now)
                 }
             } else if ban.roomID == nil {
                 try await Self.publishTenantWide("member.unbanned", ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
             }
             let target = ban.roomID.map { "room:\($0)/account:\(ban.accid)" } ?? "account:\(ban.accid)"
-            try await writes.audit(AuditAct(tenantID: tenant.id, action: ban.roomID == nil ? "tenant.unban" : "member.unban", target: target,
-                                            detail: Self.auditDetail(of: ban)), by: actor, now: now)
+            let action = muted ? "member.unmute" : ban.roomID == nil ? "tenant.unban" : "member.unban"
+            try await writes.audit(AuditAct(tenantID: tenant.id, action: action, target: target, detail: Self.auditDetail(of: ban)),
+                                   by: actor, now: now)
             return ban
         }
     }

@@ -54,6 +54,14 @@ public struct TimeLimitedIM: IMProvider {
         try await limited("readmitToChatroom") { try await base.readmitToChatroom(chatroom, accid: accid, operator: op) }
     }
 
+    public func muteMember(_ chatroom: String, accid: AccountID, operator op: AccountID, minutes: Int?) async throws {
+        try await limited("muteMember") { try await base.muteMember(chatroom, accid: accid, operator: op, minutes: minutes) }
+    }
+
+    public func unmuteMember(_ chatroom: String, accid: AccountID, operator op: AccountID) async throws {
+        try await limited("unmuteMember") { try await base.unmuteMember(chatroom, accid: accid, operator: op) }
+    }
+
     public func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool {
         try await limited("isMember") { try await base.isMember(accid, of: chatroom) }
     }

@@ -8,7 +8,7 @@ public enum WebhookEventTypes {
 
     public static let core: [String] = [
         "room.created", "room.reserved", "room.lapsed", "room.extended", "room.closed",
-        "member.joined", "member.left", "member.kicked", "member.banned", "member.unbanned", outboxDead, test,
+        "member.joined", "member.left", "member.kicked", "member.banned", "member.unbanned", "member.muted", "member.unmuted", outboxDead, test,
     ]
 
     /// The webhook type of a room timeline kind the engine writes, and what
@@ -25,6 +25,8 @@ public enum WebhookEventTypes {
         case "kicked": ("member.kicked", [:])
         case "banned": ("member.banned", [:])
         case "unbanned": ("member.unbanned", [:])
+        case "muted": ("member.muted", [:])
+        case "unmuted": ("member.unmuted", [:])
         default: nil
         }
     }

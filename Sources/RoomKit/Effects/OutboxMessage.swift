@@ -100,6 +100,8 @@ public enum IMEffect: Codable, Sendable, Equatable {
     case revokeTokens(accid: AccountID)
     case removeFromChatroom(chatroom: String, accid: AccountID, operator: AccountID, keepOut: ChatroomKeepOut?)
     case readmitToChatroom(chatroom: String, accid: AccountID, operator: AccountID)
+    case muteMember(chatroom: String, accid: AccountID, operator: AccountID, minutes: Int?)
+    case unmuteMember(chatroom: String, accid: AccountID, operator: AccountID)
 
     /// `idempotencyKey` is the outbox entry's, the same on every attempt.
     public func perform(on provider: any IMProvider, idempotencyKey: String) async throws {
@@ -118,6 +120,10 @@ public enum IMEffect: Codable, Sendable, Equatable {
             try await provider.removeFromChatroom(chatroom, accid: accid, operator: op, keepOut: keepOut)
         case .readmitToChatroom(let chatroom, let accid, let op):
             try await provider.readmitToChatroom(chatroom, accid: accid, operator: op)
+        case .muteMember(let chatroom, let accid, let op, let minutes):
+            try await provider.muteMember(chatroom, accid: accid, operator: op, minutes: minutes)
+        case .unmuteMember(let chatroom, let accid, let op):
+            try await provider.unmuteMember(chatroom, accid: accid, operator: op)
         }
     }
 }

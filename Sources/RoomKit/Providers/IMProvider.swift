@@ -27,6 +27,10 @@ public protocol IMProvider: Sendable {
     func removeFromChatroom(_ chatroom: String, accid: AccountID, operator: AccountID, keepOut: ChatroomKeepOut?) async throws
     /// Lifts what `removeFromChatroom`'s `keepOut` asked the provider to hold.
     func readmitToChatroom(_ chatroom: String, accid: AccountID, operator: AccountID) async throws
+    /// The account's chatroom texts are refused for `minutes` (nil: for as
+    /// long as the provider can hold, until `unmuteMember`); it stays in.
+    func muteMember(_ chatroom: String, accid: AccountID, operator: AccountID, minutes: Int?) async throws
+    func unmuteMember(_ chatroom: String, accid: AccountID, operator: AccountID) async throws
     /// Is the account in the chatroom now (connected and entered)?
     func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool
     /// How many accounts are in each chatroom now; missing keys count zero.

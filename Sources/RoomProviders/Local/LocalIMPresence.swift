@@ -115,18 +115,28 @@ extension LocalIMProvider {
 
 /// What clients of the local IM do themselves.
 extension LocalIMProvider {
-    public enum TextOutcome: Sendable, Equatable { case sent, muted, closed }
+    public enum TextOutcome: Sendable, Equatable { case sent, muted, mutedMember, closed }
 
-    /// A client's chatroom text: refused while the chatroom is muted.
+    /// A client's chatroom text: refused while the chatroom is muted, or the
+    /// member is, in the chatroom's room (its id is the room's), by the
+    /// engine's one rule (#29), asked in the same statement.
     public func sendText(_ chatroom: String, from: AccountID, text: String) async throws -> TextOutcome {
         let payload = #"{"from":\#(JSONValue.literal(from)),"msgType":"text","body":\#(JSONValue.literal(text)),"persisted":true}"#
+        let now = clock.now()
         let rows = try await database.query("""
-            INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
-            SELECT \(tenantID), chatroom_id, 'message', \(payload)::jsonb, \(clock.now())
-            FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open AND NOT muted
-            RETURNING 1
+            WITH member AS (SELECT roomkeeper_muted(\(tenantID), \(from), \(Int64(chatroom)), \(now)) AS muted),
+            sent AS (
+                INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at)
+                SELECT \(tenantID), chatroom_id, 'message', \(payload)::jsonb, \(now)
+                FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open AND NOT muted
+                  AND NOT (SELECT muted FROM member)
+                RETURNING 1)
+            SELECT (SELECT muted FROM member), EXISTS (SELECT 1 FROM sent)
             """)
-        for _ in rows { return .sent }
+        for (mutedMember, sent) in try rows.decode((Bool, Bool).self) {
+            if sent { return .sent }
+            if mutedMember { return .mutedMember }
+        }
         return try await isOpen(chatroom) ? .muted : .closed
     }
 

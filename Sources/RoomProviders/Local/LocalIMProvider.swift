@@ -175,6 +175,11 @@ public struct LocalIMProvider: IMProvider {
     /// Nothing to lift: the local IM holds no ban of its own.
     public func readmitToChatroom(_ chatroom: String, accid: AccountID, operator: AccountID) async throws {}
 
+    /// Nothing to hold either: a text asks the engine's mute rule
+    /// (`roomkeeper_muted`) as it is written (`sendText`).
+    public func muteMember(_ chatroom: String, accid: AccountID, operator: AccountID, minutes: Int?) async throws {}
+    public func unmuteMember(_ chatroom: String, accid: AccountID, operator: AccountID) async throws {}
+
     public func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool {
         let rows = try await database.query("""
             SELECT 1 FROM im_presence p

@@ -103,6 +103,25 @@ public struct NetEaseIMProvider: IMProvider, CallbackVerifier {
                            [("roomid", chatroom), ("operator", `operator`), ("target", accid), ("opt", "-1"), ("optvalue", "false")], chatroom: chatroom)
     }
 
+    /// `temporaryMute.action`: seconds, at most 2,592,000 (30 days), its
+    /// longest, which a mute until lifted asks; 0 lifts it.
+    public func muteMember(_ chatroom: String, accid: AccountID, operator: AccountID, minutes: Int?) async throws {
+        let seconds = minutes.map { min(max($0, 1) * 60, Self.longestMuteSeconds) } ?? Self.longestMuteSeconds
+        try await temporaryMute(chatroom, accid: accid, operator: `operator`, seconds: seconds, operation: "muteMember")
+    }
+
+    public func unmuteMember(_ chatroom: String, accid: AccountID, operator: AccountID) async throws {
+        try await temporaryMute(chatroom, accid: accid, operator: `operator`, seconds: 0, operation: "unmuteMember")
+    }
+
+    static let longestMuteSeconds = 2_592_000
+
+    private func temporaryMute(_ chatroom: String, accid: AccountID, operator: AccountID, seconds: Int, operation: String) async throws {
+        _ = try await call("/chatroom/temporaryMute.action", operation, idempotent: true,
+                           [("roomid", chatroom), ("operator", `operator`), ("target", accid), ("muteDuration", String(seconds)),
+                            ("needNotify", "true")], chatroom: chatroom)
+    }
+
     public func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool {
         let answer = try await call("/chatroom/queryMembers.action", "isMember", idempotent: true,
                                     [("roomid", chatroom), ("accids", JSONValue.array([.string(accid)]).jsonText)], chatroom: chatroom)

@@ -110,6 +110,17 @@ public struct RongCloudIMProvider: IMProvider, CallbackVerifier {
         _ = try await call("/chatroom/user/block/rollback.json", "readmitToChatroom", [("chatroomId", chatroom), ("userId", accid)])
     }
 
+    /// `user/gag/add.json`: minutes, at most 43,200 (30 days), which a
+    /// mute until lifted asks.
+    public func muteMember(_ chatroom: String, accid: AccountID, operator: AccountID, minutes: Int?) async throws {
+        let minutes = min(max(minutes ?? Self.longestBlockMinutes, 1), Self.longestBlockMinutes)
+        _ = try await call("/chatroom/user/gag/add.json", "muteMember", [("chatroomId", chatroom), ("userId", accid), ("minute", String(minutes))])
+    }
+
+    public func unmuteMember(_ chatroom: String, accid: AccountID, operator: AccountID) async throws {
+        _ = try await call("/chatroom/user/gag/rollback.json", "unmuteMember", [("chatroomId", chatroom), ("userId", accid)])
+    }
+
     public func isMember(_ accid: AccountID, of chatroom: String) async throws -> Bool {
         try await call("/chatroom/user/exist.json", "isMember", [("chatroomId", chatroom), ("userId", accid)])["isInChrm"] == .bool(true)
     }

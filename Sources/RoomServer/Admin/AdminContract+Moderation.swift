@@ -162,6 +162,78 @@ extension AdminContract {
         }
       }
     },
+    "/admin/v1/tenants/{tenant}/rooms/{room}/mutes": {
+      "get": {
+        "operationId": "listRoomMutes",
+        "summary": "The room's mutes, newest first",
+        "tags": ["admin"],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BanPage"}}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
+        },
+        "parameters": [
+          {"$ref": "#/components/parameters/tenant"},
+          {"$ref": "#/components/parameters/room"},
+          {"name": "account", "in": "query", "description": "only this account's mutes", "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000]*$"}},
+          {"name": "active", "in": "query", "description": "true: only mutes in force now", "schema": {"type": "string", "enum": ["true", "false"]}},
+          {"$ref": "#/components/parameters/limit"},
+          {"$ref": "#/components/parameters/cursor"}
+        ]
+      },
+      "post": {
+        "operationId": "muteInRoom",
+        "summary": "Keep an account quiet in the room: a mute it cannot lift",
+        "description": "Until `durationSeconds` from now, or until lifted, its chatroom texts are refused (the local IM answers an `error` frame with code `member_muted`; NetEase and RongCloud get their member mute) whatever its own switches say. It stays in the room. The timeline and webhooks say `member.muted`. The room must be open (409 otherwise).",
+        "tags": ["admin"],
+        "responses": {
+          "201": {
+            "description": "Created",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ban"}}},
+            "headers": {"Location": {"schema": {"type": "string"}, "description": "The mute's URL"}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "413": {"$ref": "#/components/responses/TooLarge"},
+          "415": {"$ref": "#/components/responses/UnsupportedMediaType"}
+        },
+        "parameters": [{"$ref": "#/components/parameters/tenant"}, {"$ref": "#/components/parameters/room"}],
+        "requestBody": {
+          "required": true,
+          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NewBan"}}}
+        }
+      }
+    },
+    "/admin/v1/tenants/{tenant}/rooms/{room}/mutes/{mute}": {
+      "delete": {
+        "operationId": "liftRoomMute",
+        "summary": "Lift a mute of the room that is in force",
+        "description": "The account may speak again at once; the mute stays listed, with `liftedAt`. Webhooks say `member.unmuted`.",
+        "tags": ["admin"],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ban"}}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "404": {"$ref": "#/components/responses/NotFound"}
+        },
+        "parameters": [{"$ref": "#/components/parameters/tenant"}, {"$ref": "#/components/parameters/room"}, {"$ref": "#/components/parameters/mute"}]
+      }
+    },
     "/admin/v1/tenants/{tenant}/bans/{ban}": {
       "delete": {
         "operationId": "liftTenantBan",
@@ -186,6 +258,12 @@ extension AdminContract {
     "parameters": {
       "ban": {
         "name": "ban",
+        "in": "path",
+        "required": true,
+        "schema": {"type": "integer", "format": "int64", "minimum": 1}
+      },
+      "mute": {
+        "name": "mute",
         "in": "path",
         "required": true,
         "schema": {"type": "integer", "format": "int64", "minimum": 1}

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import RoomCore
 
-/// Kicks and bans (#29): a room's member taken out (and kept out for a
-/// while), bans of one room or of the whole tenant, listed and lifted.
+/// Kicks, bans and mutes (#29): a room's member taken out (and kept out for
+/// a while), bans of one room or of the whole tenant, mutes of a room's
+/// member, listed and lifted.
 extension AdminAPI {
     struct KickBody: AdminBody {
         static let fields: Set<String> = ["durationSeconds", "reason"]
@@ -67,6 +68,29 @@ extension AdminAPI {
             return try await bans(tenant, scope: BanStore.Filter.Scope.room(roomID), request)
         }
 
+        group.get(":room/mutes") { request, context -> Page<BanDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            let roomID = try context.parameters.requireInt64("room")
+            guard try await services.engine.store.room(tenant.id, roomID) != nil else { throw Problem.notFound("no room \(roomID) in tenant \(tenant.id)") }
+            return try await bans(tenant, scope: BanStore.Filter.Scope.room(roomID), kind: .mute, request)
+        }
+
+        group.post(":room/mutes") { request, context -> EditedResponse<BanDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            let roomID = try context.parameters.requireInt64("room")
+            let new = try await newBan(request, context: context)
+            let mute = try await services.engine.mute(roomID, account: new.account, until: new.until, reason: new.reason, by: .admin,
+                                                      in: tenant, pluginID: nil)
+            return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/rooms/\(roomID)/mutes/\(mute.id)"],
+                                  response: BanDTO(mute, now: services.clock.now()))
+        }
+
+        group.delete(":room/mutes/:mute") { _, context -> BanDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            let roomID = try context.parameters.requireInt64("room")
+            return try await lift(tenant, ban: try context.parameters.requireInt64("mute"), kind: .mute, roomID: roomID)
+        }
+
         group.post(":room/bans") { request, context -> EditedResponse<BanDTO> in
             let tenant = try context.authorizedTenant(tenants)
             let roomID = try context.parameters.requireInt64("room")
@@ -104,7 +128,7 @@ extension AdminAPI {
 
     /// A page of bans, newest first: `account`, `active` (only those in
     /// force now), `cursor`, `limit`.
-    private func bans(_ tenant: Tenant, scope: BanStore.Filter.Scope, _ request: Request) async throws -> Page<BanDTO> {
+    private func bans(_ tenant: Tenant, scope: BanStore.Filter.Scope, kind: Ban.Kind = .ban, _ request: Request) async throws -> Page<BanDTO> {
         let query = request.uri.queryParameters
         let account = try query.get("account").map { try Self.account($0, field: "account") }
         let now = services.clock.now()
@@ -120,18 +144,18 @@ extension AdminAPI {
             before = value
         }
         let page = try await BanStore(database: services.database)
-            .bans(tenant.id, .init(scope: scope, accid: account, inForceAt: inForce, before: before, limit: limit + 1))
+            .bans(tenant.id, .init(scope: scope, kind: kind, accid: account, inForceAt: inForce, before: before, limit: limit + 1))
         let items = Array(page.prefix(limit))
         return Page(items: items.map { BanDTO($0, now: now) }, nextCursor: page.count > limit ? items.last.map { String($0.id) } : nil)
     }
 
-    /// Lifts a ban of this scope (a room's, or the tenant's) that is in force.
-    private func lift(_ tenant: Tenant, ban id: Int64, roomID: RoomID?) async throws -> BanDTO {
-        guard let ban = try await BanStore(database: services.database).ban(tenant.id, id), ban.roomID == roomID,
+    /// Lifts a ban (or mute) of this scope (a room's, or the tenant's) that is in force.
+    private func lift(_ tenant: Tenant, ban id: Int64, kind: Ban.Kind = .ban, roomID: RoomID?) async throws -> BanDTO {
+        guard let ban = try await BanStore(database: services.database).ban(tenant.id, id), ban.roomID == roomID, ban.kind == kind,
               ban.isInForce(at: services.clock.now()) else {
-            throw Problem.notFound("no ban \(id) in force here")
+            throw Problem.notFound("no \(kind.rawValue) \(id) in force here")
         }
-        guard let lifted = try await services.engine.unban(id, by: .admin, in: tenant) else { throw Problem.notFound("no ban \(id) in force here") }
+        guard let lifted = try await services.engine.lift(id, by: .admin, in: tenant) else { throw Problem.notFound("no \(kind.rawValue) \(id) in force here") }
         return BanDTO(lifted, now: services.clock.now())
     }
 }

@@ -80,6 +80,11 @@ enum ConsolePage {
       <thead><tr><th>Ban</th><th>Account</th><th>Reason</th><th>Until</th><th>By</th><th>State</th><th></th></tr></thead>
       <tbody id="room-bans"></tbody>
     </table>
+    <h3>Mutes in this room</h3>
+    <table>
+      <thead><tr><th>Mute</th><th>Account</th><th>Reason</th><th>Until</th><th>By</th><th>State</th><th></th></tr></thead>
+      <tbody id="room-mutes"></tbody>
+    </table>
     <h3>Timeline</h3>
     <ol id="timeline"></ol>
   </section>

@@ -7,7 +7,8 @@ enum ConsoleScript {
   // The key lives in this tab's sessionStorage: gone when the tab closes.
   const KEY = 'roomkeeper.adminKey';
   const state = { tenants: [], tenant: null, view: null, room: null, timer: null, rooms: { items: [], next: null }, outbox: { items: [], next: null }, audit: { items: [], next: null } };
-  const AUDIT_ACTIONS = ['room.create', 'room.extend', 'room.dissolve', 'member.kick', 'member.ban', 'member.unban', 'tenant.ban', 'tenant.unban',
+  const AUDIT_ACTIONS = ['room.create', 'room.extend', 'room.dissolve', 'member.kick', 'member.ban', 'member.unban', 'member.mute', 'member.unmute',
+    'tenant.ban', 'tenant.unban',
     'account.revoke', 'outbox.retry', 'outbox.replay', 'webhook.test', 'tenants.reload'];
   const byId = (id) => document.getElementById(id);
 
@@ -157,9 +158,12 @@ enum ConsoleScript {
       fill(byId('members'), detail.members.map((m) => el('tr', { 'data-account': m.accid }, el('td', {}, m.accid), el('td', {}, m.role),
         el('td', {}, m.status), el('td', {}, when(m.joinedAt)),
         el('td', {}, m.status === 'joined' ? el('button', { type: 'button', class: 'kick', onclick: () => moderate('kick', m.accid) }, 'Kick') : '',
-          ' ', el('button', { type: 'button', class: 'ban', onclick: () => moderate('ban', m.accid) }, 'Ban')))), 5);
-      const bans = await api('GET', tenantPath() + '/rooms/' + encodeURIComponent(state.room) + '/bans?limit=50');
-      fill(byId('room-bans'), bans.items.map((ban) => banRow(ban, '/rooms/' + encodeURIComponent(state.room) + '/bans/')), 7);
+          ' ', el('button', { type: 'button', class: 'ban', onclick: () => moderate('ban', m.accid) }, 'Ban'),
+          ' ', el('button', { type: 'button', class: 'mute', onclick: () => moderate('mute', m.accid) }, 'Mute')))), 5);
+      const roomPath = '/rooms/' + encodeURIComponent(state.room);
+      const [bans, mutes] = await Promise.all([api('GET', tenantPath() + roomPath + '/bans?limit=50'), api('GET', tenantPath() + roomPath + '/mutes?limit=50')]);
+      fill(byId('room-bans'), bans.items.map((ban) => banRow(ban, roomPath + '/bans/')), 7);
+      fill(byId('room-mutes'), mutes.items.map((mute) => banRow(mute, roomPath + '/mutes/')), 7);
       byId('timeline').replaceChildren(...detail.events.map((e) => el('li', { 'data-kind': e.kind },
         el('strong', {}, e.kind), ' ', when(e.at), ' by ', e.actor, ' ', el('code', {}, JSON.stringify(e.detail)))));
     },
@@ -347,6 +351,9 @@ enum ConsoleScript {
       if (action === 'kick') {
         const result = await api('POST', tenantPath() + '/rooms/' + room + '/members/' + encodeURIComponent(account) + '/kick', { reason, durationSeconds });
         byId('moderation-result').textContent = 'Kicked ' + account + (result.ban ? ', kept out until ' + when(result.ban.expiresAt) : '') + '.';
+      } else if (action === 'mute') {
+        const mute = await api('POST', tenantPath() + '/rooms/' + room + '/mutes', { account, reason, durationSeconds });
+        byId('moderation-result').textContent = 'Muted ' + account + ' in this room ' + (mute.expiresAt ? 'until ' + when(mute.expiresAt) : 'until lifted') + '.';
       } else {
         const ban = await api('POST', tenantPath() + '/rooms/' + room + '/bans', { account, reason, durationSeconds });
         byId('moderation-result').textContent = 'Banned ' + account + ' from this room ' + (ban.expiresAt ? 'until ' + when(ban.expiresAt) : 'until lifted') + '.';
@@ -361,7 +368,7 @@ enum ConsoleScript {
     const inRoom = state.view === 'room';
     try {
       const ban = await api('DELETE', tenantPath() + path);
-      byId(inRoom ? 'moderation-result' : 'bans-result').textContent = 'Lifted ban ' + ban.id + ' of ' + ban.account + '.';
+      byId(inRoom ? 'moderation-result' : 'bans-result').textContent = 'Lifted ' + (path.includes('/mutes/') ? 'mute ' : 'ban ') + ban.id + ' of ' + ban.account + '.';
       await renderers[state.view]();
     } catch (error) {
       byId(inRoom ? 'moderation-result' : 'bans-result').textContent = error.message;

@@ -253,6 +253,7 @@ struct Session: Sendable {
             switch try await local.sendText(chatroom, from: accid, text: body) {
             case .sent: break
             case .muted: reply(Frames.error("muted", "chatroom \(chatroom) is muted"))
+            case .mutedMember: reply(Frames.error("member_muted", "you are muted in chatroom \(chatroom) by a moderator"))
             case .closed: reply(Frames.error("unknown_chatroom", "chatroom \(chatroom) is closed"))
             }
         default:

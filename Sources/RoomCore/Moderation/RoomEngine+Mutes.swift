@@ -1,0 +1,37 @@
+import Foundation
+
+/// Mutes the member cannot lift (#29, item 3): the account stays in the room
+/// but its chatroom texts are refused until the mute ends or is lifted
+/// (`lift`), whatever it does itself. One rule, `roomkeeper_muted`, is asked
+/// by the local IM's texts; vendor IMs get their own member mute.
+extension RoomEngine {
+    public func mute(_ roomID: RoomID, account: AccountID, until: Date?, reason: String, by actor: Actor,
+                     in tenant: Tenant, pluginID: String?) async throws -> Ban {
+        let now = clock.now()
+        if let until, until <= now { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
+        guard let room = try await store.room(tenant.id, roomID), pluginID == nil || room.pluginID == pluginID else { throw RoomError.notFound }
+        guard room.isOpen else { throw RoomError.closed }
+        return try await database.transaction { connection in
+            let mute = try await BanStore.insert(tenant.id, kind: .mute, accid: account, roomID: room.id, reason: reason, expiresAt: until,
+                                                 by: actor, now: now, on: connection, logger: database.logger)
+            let writes = writes(on: connection)
+            var detail = ["account": account, "reason": reason, "mute": String(mute.id)]
+            if let until { detail["until"] = ISO8601DateFormatter().string(from: until) }
+            try await writes.event(room, kind: "muted", actor: actor, detail: detail, at: now)
+            if let chatroom = room.imChatroomID {
+                let minutes = until.map { max(1, Int(($0.timeIntervalSince(now) / 60).rounded(.up))) }
+                try await writes.enqueue([.im(.muteMember(chatroom: chatroom, accid: account, operator: room.owner, minutes: minutes), roomID: room.id)],
+                                         tenantID: tenant.id, now: now)
+            }
+            try await writes.audit(AuditAct(tenantID: tenant.id, action: "member.mute", target: "room:\(room.id)/account:\(account)",
+                                            detail: Self.auditDetail(of: mute)), by: actor, now: now)
+            return mute
+        }
+    }
+
+    /// Is `account` muted in the room now (its seat shows it muted, whatever
+    /// its own switch says)?
+    public func isMuted(_ roomID: RoomID, account: AccountID, in tenant: Tenant) async throws -> Bool {
+        try await BanStore(database: database).isMuted(tenant.id, accid: account, roomID: roomID, now: clock.now())
+    }
+}
