@@ -29,6 +29,7 @@ final class FakeNetEase: Sendable {
         "/chatroom/get.action": ["roomid", "needOnlineUserCount"],
         "/chatroom/kickMember.action": ["roomid", "accid", "targetAccid", "notifyExt"],
         "/chatroom/setMemberRole.action": ["roomid", "operator", "target", "opt", "optvalue", "notifyExt"],
+        "/chatroom/temporaryMute.action": ["roomid", "operator", "target", "muteDuration", "needNotify", "notifyExt"],
     ]
 
     struct State {
@@ -39,6 +40,8 @@ final class FakeNetEase: Sendable {
         var queues: [String: [String: String]] = [:]
         /// chatroom → blacklisted accids (setMemberRole opt -1).
         var blacklist: [String: Set<String>] = [:]
+        /// chatroom → accid → seconds muted (temporaryMute).
+        var muted: [String: [String: Int]] = [:]
     }
 
     let store: Store<State>
@@ -53,6 +56,7 @@ final class FakeNetEase: Sendable {
     func isOpen(_ chatroom: String) -> Bool { store.state.withLock { $0.open.contains(chatroom) } }
     func isMember(_ accid: String, _ chatroom: String) -> Bool { store.state.withLock { $0.members[chatroom]?.contains(accid) == true } }
     func isBlacklisted(_ accid: String, _ chatroom: String) -> Bool { store.state.withLock { $0.blacklist[chatroom]?.contains(accid) == true } }
+    func mutedSeconds(_ accid: String, _ chatroom: String) -> Int? { store.state.withLock { $0.muted[chatroom]?[accid] } }
 
     static func answer(_ store: Store<State>, _ call: ReceivedCall, _ method: HTTPRequest.Method) -> FakeVendor.Answer {
         guard method == .post else { return (.methodNotAllowed, "") }
@@ -63,7 +67,8 @@ final class FakeNetEase: Sendable {
         guard let expected = Self.parameters[call.path] else { return error(404, "no such call") }
         let form = call.form
         let optional: Set<String> = ["/chatroom/muteRoom.action": ["notifyExt"], "/user/create.action": ["token"],
-                                     "/chatroom/kickMember.action": ["notifyExt"], "/chatroom/setMemberRole.action": ["notifyExt"]][call.path] ?? []
+                                     "/chatroom/kickMember.action": ["notifyExt"], "/chatroom/setMemberRole.action": ["notifyExt"],
+                                     "/chatroom/temporaryMute.action": ["needNotify", "notifyExt"]][call.path] ?? []
         guard Set(form.keys).isSubset(of: expected), expected.subtracting(optional).isSubset(of: Set(form.keys)),
               call.parameters.count == form.count else { return error(414, "parameters \(form.keys.sorted())") }
 
@@ -126,6 +131,12 @@ final class FakeNetEase: Sendable {
                     if form["optvalue"] == "true" { state.blacklist[room, default: []].insert(target) } else { state.blacklist[room]?.remove(target) }
                 }
                 return ok(["desc": ["roomid": .string(room), "accid": .string(target)]])
+            case "/chatroom/temporaryMute.action":
+                // 0 lifts; at most 2,592,000 seconds (30 days).
+                guard let target = form["target"], !target.isEmpty, let seconds = Int(form["muteDuration"] ?? ""), (0...2_592_000).contains(seconds),
+                      form["needNotify"].map({ ["true", "false"].contains($0) }) ?? true else { return error(414, "target/muteDuration") }
+                state.muted[room, default: [:]][target] = seconds == 0 ? nil : seconds
+                return ok(["desc": ["success": true]])
             case "/chatroom/get.action":
                 return ok(["chatroom": ["roomid": .string(room), "onlineusercount": .number(Double(state.members[room]?.count ?? 0))]])
             default:

@@ -24,6 +24,8 @@ final class FakeRongCloud: Sendable {
         "/chatroom/ban/rollback.json": ["chatroomId"],
         "/chatroom/user/block/add.json": ["chatroomId", "userId", "minute"],
         "/chatroom/user/block/rollback.json": ["chatroomId", "userId"],
+        "/chatroom/user/gag/add.json": ["chatroomId", "userId", "minute"],
+        "/chatroom/user/gag/rollback.json": ["chatroomId", "userId"],
     ]
 
     struct State {
@@ -33,6 +35,8 @@ final class FakeRongCloud: Sendable {
         var expiredBefore: [String: Int64] = [:]
         /// chatroom → blocked userId → minutes.
         var blocked: [String: [String: Int]] = [:]
+        /// chatroom → gagged userId → minutes.
+        var gagged: [String: [String: Int]] = [:]
     }
 
     let store: Store<State>
@@ -47,6 +51,7 @@ final class FakeRongCloud: Sendable {
     func isOpen(_ chatroom: String) -> Bool { store.state.withLock { $0.open.contains(chatroom) } }
     func isMember(_ accid: String, _ chatroom: String) -> Bool { store.state.withLock { $0.members[chatroom]?.contains(accid) == true } }
     func blockedMinutes(_ accid: String, _ chatroom: String) -> Int? { store.state.withLock { $0.blocked[chatroom]?[accid] } }
+    func gaggedMinutes(_ accid: String, _ chatroom: String) -> Int? { store.state.withLock { $0.gagged[chatroom]?[accid] } }
 
     static func answer(_ store: Store<State>, _ call: ReceivedCall, _ method: HTTPRequest.Method) -> FakeVendor.Answer {
         guard method == .post, call.headers["content-type"]?.hasPrefix("application/x-www-form-urlencoded") == true else {
@@ -97,6 +102,15 @@ final class FakeRongCloud: Sendable {
                 }
                 state.members[chatroom]?.remove(user)
                 state.blocked[chatroom, default: [:]][user] = minutes
+                return ok([:])
+            case "/chatroom/user/gag/add.json":
+                guard let user = form["userId"], !user.isEmpty, let minutes = Int(form["minute"] ?? ""), (1...43_200).contains(minutes) else {
+                    return (.ok, #"{"code":1002,"errorMessage":"userId/minute"}"#)
+                }
+                state.gagged[chatroom, default: [:]][user] = minutes
+                return ok([:])
+            case "/chatroom/user/gag/rollback.json":
+                state.gagged[chatroom]?[form["userId"] ?? ""] = nil
                 return ok([:])
             case "/chatroom/user/block/rollback.json":
                 state.blocked[chatroom]?[form["userId"] ?? ""] = nil

@@ -25,7 +25,7 @@ import Testing
         try await http.post("/admin/v1/tenants/\(fixture.id(0))\(path)", key: fixture.operatorKey, json: json)
     }
 
-    @Test func netEaseGetsTheKickTheBlacklistAndItsLiftOnceEachAfterAnOutageToo() async throws {
+    @Test func netEaseGetsTheKickBlacklistMuteAndTheirLiftsOnceEachAfterAnOutageToo() async throws {
         let fake = FakeNetEase()
         try await fake.vendor.run { url in
             let fixture = try await VendorTables.fixture(VendorTables.netease(url, timeout: "1s"), clock: SystemClock())
@@ -60,12 +60,22 @@ import Testing
                 try await Task.sleep(for: .seconds(1))
                 #expect(fake.vendor.calls(to: "/chatroom/kickMember.action").count == 2, "once each")
                 #expect(fake.vendor.calls(to: "/chatroom/setMemberRole.action").count == 2, "once each")
+
+                // A mute for 90 s is NetEase's temporary mute for two minutes (whole minutes, rounded up); a lift is 0.
+                let muted = try await Self.admin(http, fixture, "/rooms/\(room.id)/mutes", json: #"{"account":"max","durationSeconds":90}"#)
+                #expect(try await eventually { fake.mutedSeconds("max", chatroom) == 120 })
+                let mute = try #require(fake.vendor.calls(to: "/chatroom/temporaryMute.action").first?.form)
+                #expect(mute == ["roomid": chatroom, "operator": room.owner, "target": "max", "muteDuration": "120", "needNotify": "true"], "\(mute)")
+                let muteID = try #require(muted.json["id"]?.string)
+                #expect(try await http.request(.delete, "/admin/v1/tenants/\(fixture.id(0))/rooms/\(room.id)/mutes/\(muteID)", key: fixture.operatorKey).status == .ok)
+                #expect(try await eventually { fake.mutedSeconds("max", chatroom) == nil }, "the unmute reached NetEase")
+                #expect(fake.vendor.calls(to: "/chatroom/temporaryMute.action").map { $0.form["muteDuration"] } == ["120", "0"])
             }
         }
         #expect(fake.vendor.refused == 0, "every call was signed and shaped as NetEase wants")
     }
 
-    @Test func rongCloudBlocksForTheBansMinutesAndLiftsTheBlock() async throws {
+    @Test func rongCloudBlocksAndGagsForTheirMinutesAndLiftsBoth() async throws {
         let fake = FakeRongCloud()
         try await fake.vendor.run { url in
             let fixture = try await VendorTables.fixture(VendorTables.rongcloud(url, backup: url), clock: SystemClock())
@@ -89,6 +99,15 @@ import Testing
                 #expect(try await eventually { fake.blockedMinutes("max", chatroom) == nil }, "the lift reached RongCloud")
                 #expect(fake.vendor.calls(to: "/chatroom/user/block/rollback.json").map(\.form) == [["chatroomId": chatroom, "userId": "max"]])
                 #expect(fake.vendor.calls(to: "/chatroom/user/block/add.json").count == 3, "once each")
+
+                // A mute until lifted: RongCloud's longest gag, then its rollback.
+                let muted = try await Self.admin(http, fixture, "/rooms/\(room.id)/mutes", json: #"{"account":"ned"}"#)
+                #expect(try await eventually { fake.gaggedMinutes("ned", chatroom) == 43_200 })
+                #expect(fake.vendor.calls(to: "/chatroom/user/gag/add.json").map(\.form) == [["chatroomId": chatroom, "userId": "ned", "minute": "43200"]])
+                let muteID = try #require(muted.json["id"]?.string)
+                #expect(try await http.request(.delete, "/admin/v1/tenants/\(fixture.id(0))/rooms/\(room.id)/mutes/\(muteID)", key: fixture.operatorKey).status == .ok)
+                #expect(try await eventually { fake.gaggedMinutes("ned", chatroom) == nil })
+                #expect(fake.vendor.calls(to: "/chatroom/user/gag/rollback.json").count == 1)
             }
         }
         #expect(fake.vendor.refused == 0)
