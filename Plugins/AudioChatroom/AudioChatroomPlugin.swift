@@ -66,6 +66,28 @@ public struct AudioChatroomPlugin: RoomPlugin {
         spec.attributes = JSONValue.object(["thumbnail": .string(thumbnail)]).jsonText
     }
 
+    /// A kick or ban frees the account's seats (#29); the room's members
+    /// read the freed `queue_<index>` elements (reason 3, kicked).
+    public func memberRemoved(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        try await seatsChanged(room, hook: hook) { MicSeats.vacate(account, in: $0) }
+    }
+
+    /// A moderator's mute shows on the account's seat, and its lift.
+    public func memberMuted(_ account: AccountID, mutedBy: Actor?, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        try await seatsChanged(room, hook: hook) { MicSeats.moderate(account, mutedBy: mutedBy?.description, in: $0) }
+    }
+
+    /// Seats changed by a rule on the engine's transaction: saved, and their
+    /// queue elements put for the clients.
+    private func seatsChanged(_ room: Room, hook: HookContext<Settings>, _ rule: ([MicSeat]) -> [MicSeat]) async throws -> [OutboxMessage] {
+        let changed = rule(try await SeatStore.lockAll(room.id, on: hook.tables))
+        guard !changed.isEmpty, let chatroom = room.imChatroomID else { return [] }
+        try await SeatStore.save(changed, room.id, now: hook.now, on: hook.tables)
+        return changed.map {
+            .im(.queuePut(chatroom: chatroom, key: MicSeats.queueKey($0.index), value: MicSeats.queueValue($0), operator: room.owner), roomID: room.id)
+        }
+    }
+
     /// Every seat row is created with its room.
     public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         try await SeatStore.create(room, seats: hook.settings.seats, now: hook.now, on: hook.tables)

@@ -28,8 +28,12 @@ public struct MicSeat: Sendable, Equatable {
     public var selfMuted: Bool
     /// Why the seat last changed (the clients' reason 0-9).
     public var reason: Int
+    /// Who muted the seat's member (#29: a room mute the member cannot
+    /// lift); nil when nobody did. The seat counts as muted either way.
+    public var mutedBy: String?
 
-    public init(index: Int, phase: Phase = .empty, member: SeatMember? = nil, closed: Bool = false, masked: Bool = false, selfMuted: Bool = false, reason: Int = 0) {
+    public init(index: Int, phase: Phase = .empty, member: SeatMember? = nil, closed: Bool = false, masked: Bool = false, selfMuted: Bool = false,
+                reason: Int = 0, mutedBy: String? = nil) {
         self.index = index
         self.phase = phase
         self.member = member
@@ -37,7 +41,11 @@ public struct MicSeat: Sendable, Equatable {
         self.masked = masked
         self.selfMuted = selfMuted
         self.reason = reason
+        self.mutedBy = mutedBy
     }
+
+    /// Muted by its member or by a moderator.
+    public var micMuted: Bool { selfMuted || mutedBy != nil }
 
     /// 0 empty, 1 applying, 2 on mic, 3 closed, 4 masked, 5 on mic + masked,
     /// 6 on mic + self-muted, 7 on mic + self-muted + masked.
@@ -46,7 +54,7 @@ public struct MicSeat: Sendable, Equatable {
         switch phase {
         case .empty: return masked ? 4 : 0
         case .applying: return 1
-        case .onMic: return masked ? (selfMuted ? 7 : 5) : (selfMuted ? 6 : 2)
+        case .onMic: return masked ? (micMuted ? 7 : 5) : (micMuted ? 6 : 2)
         }
     }
 }
@@ -122,14 +130,7 @@ public enum MicSeats {
         func seated(_ account: AccountID) -> MicSeat? {
             seats.first { $0.index != index && $0.phase != .empty && $0.member?.account == account }
         }
-        func emptied(_ reason: Int) -> MicSeat {
-            var seat = current
-            seat.phase = .empty
-            seat.member = nil
-            seat.selfMuted = false
-            seat.reason = reason
-            return seat
-        }
+        func emptied(_ reason: Int) -> MicSeat { freed(current, reason: reason) }
 
         switch command {
         case .apply(let member):
@@ -207,10 +208,41 @@ public enum MicSeats {
         }
     }
 
-    /// The `queue_<index>` element the clients read, exactly as the original app wrote it.
+    static func freed(_ seat: MicSeat, reason: Int) -> MicSeat {
+        var seat = seat
+        seat.phase = .empty
+        seat.member = nil
+        seat.selfMuted = false
+        seat.mutedBy = nil
+        seat.reason = reason
+        return seat
+    }
+
+    /// A kick or ban took `account` out of the room (#29): every seat it
+    /// holds or applied for is freed, as a host's seat kick frees one.
+    public static func vacate(_ account: AccountID, in seats: [MicSeat]) -> [MicSeat] {
+        seats.filter { $0.phase != .empty && $0.member?.account == account }.map { freed($0, reason: SeatReason.kicked) }
+    }
+
+    /// A moderator muted `account` (`by`) or lifted it (nil): the seats it
+    /// holds or applied for show it; the member's own switch is kept as it
+    /// was, so the seat is muted while either says so.
+    public static func moderate(_ account: AccountID, mutedBy by: String?, in seats: [MicSeat]) -> [MicSeat] {
+        seats.filter { $0.phase != .empty && $0.member?.account == account && $0.mutedBy != by }.map { seat in
+            var seat = seat
+            seat.mutedBy = by
+            seat.reason = SeatReason.none
+            return seat
+        }
+    }
+
+    /// The `queue_<index>` element the clients read, exactly as the original
+    /// app wrote it; a moderator's mute adds `mutedBy` (the app ignores keys
+    /// it does not know) and keeps `micMute` true.
     public static func queueValue(_ seat: MicSeat) -> String {
         let member = seat.member ?? SeatMember(account: "", nick: "", avatar: "")
-        return #"{"status":\#(seat.status),"index":\#(seat.index),"reason":\#(seat.reason),"member":{"account":\#(JSONValue.literal(member.account)),"nick":\#(JSONValue.literal(member.nick)),"avatar":\#(JSONValue.literal(member.avatar))},"micMute":\#(seat.selfMuted)}"#
+        let mutedBy = seat.mutedBy.map { #","mutedBy":\#(JSONValue.literal($0))"# } ?? ""
+        return #"{"status":\#(seat.status),"index":\#(seat.index),"reason":\#(seat.reason),"member":{"account":\#(JSONValue.literal(member.account)),"nick":\#(JSONValue.literal(member.nick)),"avatar":\#(JSONValue.literal(member.avatar))},"micMute":\#(seat.micMuted)\#(mutedBy)}"#
     }
 
     public static func queueKey(_ index: Int) -> String { "queue_\(index)" }

@@ -15,6 +15,8 @@ enum SeatRoutes {
         let reason: Int
         let member: Member?
         let micMute: Bool
+        /// Who muted the member, when a moderator did (absent otherwise).
+        let mutedBy: String?
 
         struct Member: Encodable, Sendable {
             let account: String
@@ -27,7 +29,8 @@ enum SeatRoutes {
             status = seat.status
             reason = seat.reason
             member = seat.member.map { Member(account: $0.account, nick: $0.nick, avatar: $0.avatar) }
-            micMute = seat.selfMuted
+            micMute = seat.micMuted
+            mutedBy = seat.mutedBy
         }
     }
 

@@ -24,6 +24,33 @@ import Testing
         if case .success(let outcome) = result { outcome.seat.reason } else { nil }
     }
 
+    /// #29: a kick frees every seat the account holds or applied for; a
+    /// moderator's mute keeps the seat muted whatever the member's own switch.
+    @Test func aKickVacatesAndAModeratorsMuteOutlastsTheMembersSwitch() throws {
+        let seats = [MicSeat(index: 0, phase: .onMic, member: ann), MicSeat(index: 1, phase: .applying, member: ann),
+                     MicSeat(index: 2, phase: .onMic, member: ben, masked: true)]
+        let vacated = MicSeats.vacate("ann", in: seats)
+        #expect(vacated.map(\.index) == [0, 1] && vacated.allSatisfy { $0.status == 0 && $0.reason == SeatReason.kicked && $0.member == nil })
+        #expect(MicSeats.vacate("zed", in: seats).isEmpty)
+
+        let muted = MicSeats.moderate("ben", mutedBy: "account:host", in: seats)
+        #expect(muted.count == 1 && muted[0].status == 7 && muted[0].mutedBy == "account:host", "on mic, masked and muted")
+        var seat = try #require(muted.first)
+        seat.masked = false
+        #expect(seat.status == 6 && seat.micMuted)
+        // Ben switches himself unmuted: the seat stays muted, and says by whom.
+        let unmuting = MicSeats.decide(.selfMute(false), seat: 2, in: [seat], by: "ben", isHost: false)
+        let after = try unmuting.get().seat
+        #expect(after.status == 6 && after.micMuted && !after.selfMuted && after.mutedBy == "account:host")
+        #expect(MicSeats.queueValue(after).contains(#""micMute":true,"mutedBy":"account:host""#))
+        #expect(MicSeats.moderate("ben", mutedBy: "account:host", in: [after]).isEmpty, "muting again changes nothing")
+        let lifted = MicSeats.moderate("ben", mutedBy: nil, in: [after])
+        #expect(lifted.first?.status == 2 && lifted.first?.micMuted == false, "lifted: his own switch (off) rules again")
+        #expect(!MicSeats.queueValue(lifted[0]).contains("mutedBy"), "the original app's element, exactly")
+        // A freed seat forgets the mute: the next member starts clean.
+        #expect(MicSeats.vacate("ben", in: [after]).first?.mutedBy == nil)
+    }
+
     @Test func statusIsDerivedFromTheFacts() {
         #expect(MicSeat(index: 0).status == 0)
         #expect(MicSeat(index: 0, phase: .applying, member: ann).status == 1)

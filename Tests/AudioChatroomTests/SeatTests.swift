@@ -44,6 +44,35 @@ import Testing
         }
     }
 
+    /// #29: a moderator's mute shows on the member's seat and outlasts its
+    /// own switch; a kick frees the seat of a member who never joined the
+    /// room (audio-chatroom's audience sits from the IM chatroom).
+    @Test func aMuteShowsOnTheSeatAndAKickFreesIt() async throws {
+        let fixture = try await AudioChatroomFixture()
+        try await fixture.server.live { http in
+            let room = try await Room.open(fixture, http)
+            let guest = try await room.guest(http)
+            _ = try await room.move(http, "apply", sid: guest.sid, index: 1)
+            #expect(data(try await room.move(http, "accept", sid: room.hostSID, index: 1))?["status"] == .number(2))
+            let admin = "/admin/v1/tenants/\(fixture.server.id(0))/rooms/\(room.roomID)"
+            let muted = try await http.post("\(admin)/mutes", key: fixture.server.operatorKey, json: #"{"account":"\#(guest.accid)"}"#)
+            #expect(muted.status == .created)
+            let element = try #require(try await room.queued(1, status: 6), "the seat's element says muted")
+            #expect(element["micMute"] == .bool(true) && element["mutedBy"]?.string == "admin")
+            let unmuting = try await room.move(http, "self-mute", sid: guest.sid, index: 1, extra: "&mute=false")
+            #expect(data(unmuting)?["status"] == .number(6) && data(unmuting)?["micMute"] == .bool(true) && data(unmuting)?["mutedBy"]?.string == "admin",
+                    "its own switch does not lift a moderator's mute: \(unmuting)")
+            let id = try #require(muted.json["id"]?.string)
+            #expect(try await http.request(.delete, "\(admin)/mutes/\(id)", key: fixture.server.operatorKey).status == .ok)
+            #expect(try await room.queued(1, status: 2)?["micMute"] == .bool(false), "lifted: its own switch (off) rules")
+
+            #expect(try await http.post("\(admin)/members/\(guest.accid)/kick", key: fixture.server.operatorKey).status == .ok)
+            let freed = try #require(try await room.queued(1, status: 0), "the kick freed the seat")
+            #expect(freed["reason"] == .number(3) && freed["member"]?["account"]?.string == "")
+            #expect(data(try await room.move(http, "apply", sid: guest.sid, index: 2))?["status"] == .number(1), "a kick without a duration lets it back")
+        }
+    }
+
     @Test func legalMovesWriteTheQueueElement() async throws {
         let fixture = try await AudioChatroomFixture()
         try await fixture.server.live { http in

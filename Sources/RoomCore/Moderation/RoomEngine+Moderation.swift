@@ -54,7 +54,11 @@ extension RoomEngine {
                                             target: "room:\(room.id)/account:\(account)", outcome: wasJoined ? "removed" : "not a member",
                                             detail: detail), by: actor, now: hook.now)
             let left = wasJoined ? try await hook.plugin.left(account, room, hook.parts) : []
-            return left + Self.chatroomRemoval(of: account, from: room, keepOut: banned ? until : nil, banned: banned, now: hook.now)
+            // What the plugin keeps for the account changes: a change decided
+            // on an earlier read must decide again (a leave bumped it already).
+            if !wasJoined { _ = try await writes.lockRoomBumpingVersion(tenant.id, room.id) }
+            let removed = try await hook.plugin.removed(account, room, hook.parts)
+            return left + removed + Self.chatroomRemoval(of: account, from: room, keepOut: banned ? until : nil, banned: banned, now: hook.now)
         }
         return recorded.ban
     }
@@ -124,6 +128,10 @@ extension RoomEngine {
                     let effect: IMEffect = muted ? .unmuteMember(chatroom: chatroom, accid: ban.accid, operator: room.owner)
                                                  : .readmitToChatroom(chatroom: chatroom, accid: ban.accid, operator: room.owner)
                     try await writes.enqueue([.im(effect, roomID: room.id)], tenantID: tenant.id, now: now)
+                }
+                if muted, room.isOpen, let locked = try await writes.lockRoomBumpingVersion(tenant.id, room.id) {
+                    try await writes.enqueue(try await mutedHook(ban.accid, mutedBy: nil, room: locked, actor: actor, connection: connection, now: now),
+                                             tenantID: tenant.id, now: now)
                 }
             } else if ban.roomID == nil {
                 try await Self.publishTenantWide("member.unbanned", ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 
 /// Mutes the member cannot lift (#29, item 3): the account stays in the room
 /// but its chatroom texts are refused until the mute ends or is lifted
@@ -12,6 +13,9 @@ extension RoomEngine {
         guard let room = try await store.room(tenant.id, roomID), pluginID == nil || room.pluginID == pluginID else { throw RoomError.notFound }
         guard room.isOpen else { throw RoomError.closed }
         return try await database.transaction { connection in
+            // Locked, its version bumped: a seat change decided on an earlier
+            // read decides again, seeing the mute the plugin records.
+            guard let room = try await writes(on: connection).lockRoomBumpingVersion(tenant.id, room.id), room.isOpen else { throw RoomError.closed }
             let mute = try await BanStore.insert(tenant.id, kind: .mute, accid: account, roomID: room.id, reason: reason, expiresAt: until,
                                                  by: actor, now: now, on: connection, logger: database.logger)
             let writes = writes(on: connection)
@@ -25,8 +29,16 @@ extension RoomEngine {
             }
             try await writes.audit(AuditAct(tenantID: tenant.id, action: "member.mute", target: "room:\(room.id)/account:\(account)",
                                             detail: Self.auditDetail(of: mute)), by: actor, now: now)
+            try await writes.enqueue(try await mutedHook(account, mutedBy: actor, room: room, actor: actor, connection: connection, now: now),
+                                     tenantID: tenant.id, now: now)
             return mute
         }
+    }
+
+    /// The plugin's `memberMuted` on this transaction.
+    func mutedHook(_ account: AccountID, mutedBy: Actor?, room: Room, actor: Actor, connection: PostgresConnection, now: Date) async throws -> [OutboxMessage] {
+        let parts = HookParts(connection: connection, tenantID: room.tenantID, now: now, actor: actor, logger: database.logger)
+        return try await plugin(room.tenantID, room.pluginID).muted(account, mutedBy, room, parts)
     }
 
     /// Is `account` muted in the room now (its seat shows it muted, whatever

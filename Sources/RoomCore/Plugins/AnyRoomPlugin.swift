@@ -67,6 +67,8 @@ public struct BoundPlugin: Sendable {
     let closing: @Sendable ([Room], CloseReason, HookParts) async throws -> [OutboxMessage]
     let joined: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
     let left: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
+    let removed: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
+    let muted: @Sendable (AccountID, Actor?, Room, HookParts) async throws -> [OutboxMessage]
     let providerEvent: @Sendable (ProviderEvent, HookParts) async throws -> [OutboxMessage]
 
     init<Plugin: RoomPlugin>(_ plugin: Plugin, settings: Plugin.Settings) {
@@ -94,6 +96,8 @@ public struct BoundPlugin: Sendable {
         closing = { rooms, reason, parts in try await plugin.roomsClosing(rooms, reason: reason, hook: hook(parts)) }
         joined = { account, room, parts in try await plugin.memberJoined(account, room: room, hook: hook(parts)) }
         left = { account, room, parts in try await plugin.memberLeft(account, room: room, hook: hook(parts)) }
+        removed = { account, room, parts in try await plugin.memberRemoved(account, room: room, hook: hook(parts)) }
+        muted = { account, by, room, parts in try await plugin.memberMuted(account, mutedBy: by, room: room, hook: hook(parts)) }
         providerEvent = { event, parts in try await plugin.providerEvent(event, hook: hook(parts)) }
     }
 

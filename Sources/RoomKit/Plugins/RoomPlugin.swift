@@ -64,6 +64,17 @@ public protocol RoomPlugin: Sendable {
     /// Runs inside the leave (or ban) transaction.
     func memberLeft(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage]
 
+    /// Runs inside a kick's or ban's transaction (#29), after `memberLeft`
+    /// when the account had joined, and whether or not it had: an account
+    /// can hold what the plugin keeps (a seat applied for from the IM
+    /// chatroom) without joining. Free it; `hook.actor` took it out.
+    func memberRemoved(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage]
+
+    /// Runs inside a mute's transaction (`mutedBy` the moderator) or its
+    /// lift's (`mutedBy` nil): show it on what the account holds (a seat
+    /// stays muted whatever its own switch says).
+    func memberMuted(_ account: AccountID, mutedBy: Actor?, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage]
+
     /// Runs inside the transaction that records a verified provider callback
     /// of a tenant that enables the plugin (a stream started or was cut).
     func providerEvent(_ event: ProviderEvent, hook: HookContext<Settings>) async throws -> [OutboxMessage]
@@ -91,6 +102,10 @@ extension RoomPlugin {
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func memberLeft(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
+
+    public func memberRemoved(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
+
+    public func memberMuted(_ account: AccountID, mutedBy: Actor?, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func providerEvent(_ event: ProviderEvent, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 }
