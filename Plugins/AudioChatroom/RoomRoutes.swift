@@ -1,7 +1,7 @@
 import Foundation
 import RoomKit
 
-/// `/room/list`, `/room/create`, `/room/dissolve`, `/room/mute`.
+/// `/room/list`, `/room/create`, `/room/dissolve`, `/room/kick`, `/room/mute`.
 enum RoomRoutes {
     typealias Settings = AudioChatroomPlugin.Settings
 
@@ -60,6 +60,15 @@ enum RoomRoutes {
             let account = try await NetEase.account(call)
             let roomID = try call.parameters.requiredInt64("roomId")
             _ = try await call.rooms.dissolve(roomID, by: .account(account.accid))
+            return EmptyObject()
+        },
+
+        /// The host takes a member out (#29): off its seat, out of the IM
+        /// chatroom, and with `durationSeconds` kept out that long.
+        ClientRoute("/room/kick") { call in
+            let host = try await NetEase.account(call)
+            let roomID = try call.parameters.requiredInt64("roomId")
+            try await call.rooms.kick(roomID, try HostKick(call.parameters), by: host.accid)
             return EmptyObject()
         },
 

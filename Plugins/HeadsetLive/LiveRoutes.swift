@@ -88,6 +88,15 @@ enum LiveRoutes {
             }
         },
 
+        /// The room's owner takes a viewer out (#29): out of the IM chatroom,
+        /// no pull URLs for it, and with `durationSeconds` kept out that long.
+        ClientRoute("/live/kick") { call in
+            let owner = try await NetEase.account(call)
+            let roomID = try call.parameters.requiredInt64("roomId")
+            try await call.rooms.kick(roomID, try HostKick(call.parameters), by: owner.accid)
+            return EmptyObject()
+        },
+
         ClientRoute("/live/stop") { call in
             let account = try await NetEase.account(call)
             let roomID = try call.parameters.requiredInt64("roomId")

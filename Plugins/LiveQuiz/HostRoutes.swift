@@ -74,6 +74,14 @@ enum HostRoutes {
             return try await created(call, room: room, game: game, password: password)
         },
 
+        /// The game's host (its password) takes a player out (#29): its
+        /// answers stop counting, and with `durationSeconds` it cannot enter again.
+        ClientRoute("/quiz/host/kick") { call in
+            let (_, room) = try await host(call)
+            try await call.rooms.kick(room.id, try HostKick(call.parameters), by: room.owner)
+            return EmptyObject()
+        },
+
         ClientRoute("/quiz/host/switch") { call in
             let (game, room) = try await host(call)
             let status = try call.parameters.int("status", default: -1, in: -1...2)

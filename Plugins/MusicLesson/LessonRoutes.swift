@@ -101,6 +101,18 @@ enum LessonRoutes {
             return EmptyObject()
         },
 
+        /// The lesson's teacher takes an account out of the classroom (#29).
+        ClientRoute("/teacher/room/kick") { call in
+            let teacher = try await AccountRoutes.account(call, as: .teacher)
+            let roomID = try roomID(call.parameters)
+            let kick = try HostKick(call.parameters)
+            guard let lesson = try await LessonStore(call).lesson(roomID), lesson.teacher.accid == teacher.accid else {
+                throw ClientError(code: NetEase.roomNotFound, message: "room \(roomID) is not a lesson of yours")
+            }
+            try await call.rooms.kick(roomID, kick, by: teacher.accid)
+            return EmptyObject()
+        },
+
         /// The teacher opens the classroom; the student may enter after.
         ClientRoute("/room/enter") { call in
             let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)

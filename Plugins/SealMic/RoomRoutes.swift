@@ -48,6 +48,16 @@ enum RoomRoutes {
             return true
         },
 
+        /// The host takes a member out (#29): off its mic position (cmd 5
+        /// to the room), out of the IM chatroom, and with `durationSeconds`
+        /// kept out that long.
+        ClientRoute("/room/kick") { call in
+            let host = try await SealMicAuth.account(call)
+            let room = try await liveRoom(call)
+            try await call.rooms.kick(room.id, try HostKick(call.parameters), by: host.accid)
+            return true
+        },
+
         ClientRoute("/room/destroy") { call in
             let account = try await SealMicAuth.account(call)
             let room = try await liveRoom(call)

@@ -92,6 +92,30 @@ struct CheckContext {
         try expect(lifted.status == .ok && lifted.json["active"] == .bool(false), "the ban is lifted (got \(lifted.status))")
     }
 
+    /// #29: the room's host kicks through the plugin's own route, which the
+    /// engine's kick decides (owner only); the kicked account stays out for
+    /// the kick's duration, and the timeline names the host.
+    func hostsKickOthersCannot() async throws {
+        let creator = try await driver.makeAccount(client(0))
+        let roomID = try await driver.createRoom(client(0), owner: creator)
+        let host = try await driver.owner(of: roomID, createdBy: creator)
+        // A booked lesson admits its student, who booked it; other rooms anyone.
+        let member = host.accid == creator.accid ? try await driver.makeAccount(client(0)) : creator
+        // The host goes first where the plugin wants it (a teacher opens the
+        // classroom); elsewhere this is refused or changes nothing.
+        _ = try await driver.joinRoom(client(0), roomID: roomID, as: host)
+        try expect(try await driver.joinRoom(client(0), roomID: roomID, as: member), "a member gets in")
+        let stranger = try await driver.makeAccount(client(0))
+        try expect(try await driver.kick(client(0), roomID: roomID, account: member, forSeconds: 600, as: stranger) == false,
+                   "someone who is not the room's host cannot kick")
+        try expect(try await driver.kick(client(0), roomID: roomID, account: member, forSeconds: 600, as: host),
+                   "the room's host kicks through the plugin's own route")
+        try expect(try await driver.joinRoom(client(0), roomID: roomID, as: member) == false, "the kicked account stays out for the kick's duration")
+        let events = try require(try await adminRoom(roomID, tenant: 0)["events"]?.arrayValue, "the room has a timeline")
+        try expect(events.contains { $0["kind"]?.string == "kicked" && $0["actor"]?.string == "account:\(host.accid)" },
+                   "the timeline says the host kicked (\(events.compactMap { $0["kind"]?.string }))")
+    }
+
     func otherTenantsCannotSeeOrTouch() async throws {
         let owner = try await driver.makeAccount(client(0))
         let roomID = try await driver.createRoom(client(0), owner: owner)

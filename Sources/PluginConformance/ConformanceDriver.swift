@@ -16,6 +16,9 @@ public protocol ConformanceDriver: Sendable {
     func dissolveRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool
     /// true when the plugin admitted the account; false when it refused.
     func joinRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool
+    /// The room's host kicks `account` through the plugin's own route for
+    /// `seconds` (#29). True when the plugin accepted; false when it refused.
+    func kick(_ client: PluginClient, roomID: RoomID, account: ConformanceAccount, forSeconds seconds: Int, as host: ConformanceAccount) async throws -> Bool
     /// Who owns a room `creator` created: the creator, unless the plugin
     /// gives rooms another owner (a booked lesson belongs to its teacher).
     func owner(of roomID: RoomID, createdBy creator: ConformanceAccount) async throws -> ConformanceAccount

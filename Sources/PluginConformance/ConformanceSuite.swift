@@ -29,6 +29,7 @@ public struct ConformanceSuite: Sendable {
         case closingReachesTheIMProvider
         case sideEffectsAreOrderedPerRoom
         case bannedAccountsStayOut
+        case hostsKickOthersCannot
 
         public var description: String { rawValue }
     }
@@ -67,6 +68,7 @@ public struct ConformanceSuite: Sendable {
             case .closingReachesTheIMProvider: try await context.closingReachesTheIMProvider()
             case .sideEffectsAreOrderedPerRoom: try await context.sideEffectsAreOrderedPerRoom()
             case .bannedAccountsStayOut: try await context.bannedAccountsStayOut()
+            case .hostsKickOthersCannot: try await context.hostsKickOthersCannot()
             }
             guard !context.held.all.isEmpty else { throw Failure(check: check, message: "the check stated no expectation") }
             return context.held.all

@@ -32,6 +32,11 @@ import Testing
             try await client.post("/mic/apply", form: ["sid": account.credential, "roomId": "\(roomID)", "index": "1"]).json["code"]?.int64 == 200
         }
 
+
+        func kick(_ client: PluginClient, roomID: RoomID, account: ConformanceAccount, forSeconds seconds: Int, as host: ConformanceAccount) async throws -> Bool {
+            try await client.post("/room/kick", form: ["sid": host.credential, "roomId": "\(roomID)", "account": account.accid, "durationSeconds": "\(seconds)"]).json["code"]?.int64 == 200
+        }
+
         struct Unexpected: Error { let answer: String }
     }
 

@@ -44,6 +44,11 @@ import Testing
                 .json["code"]?.int64 == 200
         }
 
+
+        func kick(_ client: PluginClient, roomID: RoomID, account: ConformanceAccount, forSeconds seconds: Int, as host: ConformanceAccount) async throws -> Bool {
+            try await client.post("/quiz/host/kick", form: ["password": host.credential, "roomId": "\(roomID)", "account": account.accid, "durationSeconds": "\(seconds)"]).json["code"]?.int64 == 200
+        }
+
         /// A player joins a game by querying it, as the app does on entering.
         func joinRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool {
             try await client.post("/quiz/player/room/query", form: ["sid": account.credential, "roomId": "\(roomID)"]).json["code"]?.int64 == 200

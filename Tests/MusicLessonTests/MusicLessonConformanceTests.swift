@@ -39,6 +39,11 @@ import Testing
             try await client.post("/teacher/room/close", form: ["sid": account.credential, "roomId": "\(roomID)"]).json["code"]?.int64 == 200
         }
 
+
+        func kick(_ client: PluginClient, roomID: RoomID, account: ConformanceAccount, forSeconds seconds: Int, as host: ConformanceAccount) async throws -> Bool {
+            try await client.post("/teacher/room/kick", form: ["sid": host.credential, "roomId": "\(roomID)", "account": account.accid, "durationSeconds": "\(seconds)"]).json["code"]?.int64 == 200
+        }
+
         func joinRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool {
             try await client.post("/room/enter", form: ["sid": account.credential, "roomId": "\(roomID)"]).json["code"]?.int64 == 200
         }

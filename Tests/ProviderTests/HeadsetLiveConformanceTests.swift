@@ -31,6 +31,11 @@ import Testing
             try await client.post("/live/stop", form: ["sid": account.credential, "roomId": "\(roomID)"]).json["code"]?.int64 == 200
         }
 
+
+        func kick(_ client: PluginClient, roomID: RoomID, account: ConformanceAccount, forSeconds seconds: Int, as host: ConformanceAccount) async throws -> Bool {
+            try await client.post("/live/kick", form: ["sid": host.credential, "roomId": "\(roomID)", "account": account.accid, "durationSeconds": "\(seconds)"]).json["code"]?.int64 == 200
+        }
+
         /// Viewers join a live room by querying it.
         func joinRoom(_ client: PluginClient, roomID: RoomID, as account: ConformanceAccount) async throws -> Bool {
             try await client.post("/live/query", form: ["sid": account.credential, "roomId": "\(roomID)"]).json["code"]?.int64 == 200

@@ -29,6 +29,11 @@ import Testing
             try await client.post("/room/join", form: ["sid": account.credential, "roomId": "\(roomID)"]).json["code"]?.int64 == 200
         }
 
+
+        func kick(_ client: PluginClient, roomID: RoomID, account: ConformanceAccount, forSeconds seconds: Int, as host: ConformanceAccount) async throws -> Bool {
+            try await client.post("/room/kick", form: ["sid": host.credential, "roomId": "\(roomID)", "account": account.accid, "durationSeconds": "\(seconds)"]).json["code"]?.int64 == 200
+        }
+
         struct Unexpected: Error { let answer: String }
     }
 

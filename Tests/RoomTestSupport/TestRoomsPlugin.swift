@@ -43,6 +43,11 @@ public struct TestRoomsPlugin: RoomPlugin {
                 _ = try await call.rooms.join(roomID, account: account)
                 return EmptyObject()
             },
+            ClientRoute("/room/kick") { call in
+                let host = try call.parameters.required("sid")
+                try await call.rooms.kick(try call.parameters.requiredInt64("roomId"), try HostKick(call.parameters), by: host)
+                return EmptyObject()
+            },
             ClientRoute("/room/dissolve") { call in
                 let account = try call.parameters.required("sid")
                 let roomID = try call.parameters.requiredInt64("roomId")

@@ -31,6 +31,12 @@ import Testing
             try await client.post("/room/join", form: ["roomId": "\(roomID)"], headers: [.authorization: account.credential]).json["errCode"]?.int64 == 0
         }
 
+
+        func kick(_ client: PluginClient, roomID: RoomID, account: ConformanceAccount, forSeconds seconds: Int, as host: ConformanceAccount) async throws -> Bool {
+            try await client.post("/room/kick", form: ["roomId": "\(roomID)", "account": account.accid, "durationSeconds": "\(seconds)"],
+                                  headers: [.authorization: host.credential]).json["errCode"]?.int64 == 0
+        }
+
         struct Unexpected: Error { let answer: String }
     }
 
