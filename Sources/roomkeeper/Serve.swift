@@ -24,6 +24,7 @@ struct Serve: AsyncParsableCommand {
         options.tenantsPath = env["ROOMKEEPER_TENANTS"] ?? "ops/tenants"
         options.schemaRoot = env["ROOMKEEPER_SCHEMA"] ?? "schema"
         options.operatorKey = env["ROOMKEEPER_OPERATOR_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        options.metricsKey = env["ROOMKEEPER_METRICS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         options.extraSchemaFolders = Build.extraSchemaFolders
         if let interval = try Env.duration("ROOMKEEPER_SWEEP_INTERVAL") { options.sweeper.interval = interval }
         if let interval = try Env.duration("ROOMKEEPER_OUTBOX_POLL") { options.dispatcher.pollInterval = interval }

@@ -40,7 +40,7 @@ import Testing
             let fixture = try await Self.fixture(port: port, endpoints: Self.backend)
             let tenant = fixture.id(0)
             let engine = RoomEngine(database: fixture.database, clock: fixture.clock, registry: fixture.registry, tenants: { fixture.tenants.directory[$0] })
-            try await fixture.live(options: { $0.dispatcher.baseBackoff = 0.2; $0.dispatcher.maxBackoff = 0.5 }) { http in
+            try await fixture.live(options: { $0.dispatcher.baseBackoff = 0.2; $0.dispatcher.maxBackoff = 0.5; $0.metricsKey = "webhook-metrics" }) { http in
                 let created = try await http.post("/admin/v1/tenants/\(tenant)/rooms", key: fixture.key(0), json: #"{"plugin":"test-rooms","name":"hooked","owner":"host"}"#)
                 let room = try #require(created.json["id"]?.int64)
                 _ = try await engine.join(room, account: "guest", in: fixture.tenants[0], pluginID: nil)
@@ -70,9 +70,11 @@ import Testing
                 #expect(rows.dropFirst().contains { $0["outcome"]?.string == "retry" && $0["statusCode"]?.int64 == 503 })
                 #expect(rows.allSatisfy { ($0["latencyMs"]?.int64 ?? -1) >= 0 })
 
-                let metrics = try await http.get("/metrics").text
-                #expect(metrics.contains(#"roomkeeper_webhook_attempts_total{outcome="retry",status="5xx"}"#))
-                #expect(metrics.contains(#"roomkeeper_webhook_attempts_total{outcome="delivered",status="2xx"}"#))
+                // By tenant and endpoint, for the scraper holding the metrics key (#30's alert on a failing endpoint).
+                let metrics = try await http.get("/metrics", key: "webhook-metrics").text
+                #expect(metrics.contains(#"roomkeeper_webhook_attempts_total{tenant="\#(tenant)",endpoint="backend",outcome="retry",status="5xx"}"#))
+                #expect(metrics.contains(#"roomkeeper_webhook_attempts_total{tenant="\#(tenant)",endpoint="backend",outcome="delivered",status="2xx"}"#))
+                #expect(!(try await http.get("/metrics").text.contains(tenant)), "and to no one else")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
@@ -33,6 +34,11 @@ public final class PrimaryRouter: Service, Sendable {
         self.checkInterval = checkInterval
         self.probeSeconds = probeSeconds
     }
+
+    /// Failovers this instance followed (#30's dashboard and alerts); /metrics
+    /// makes it before its first scrape, so the series is there at 0 before
+    /// the first failover.
+    public static var primaryChanges: Counter { Counter(label: "roomkeeper_database_primary_changes_total") }
 
     /// The pool of the host that accepted writes when last checked.
     public var client: PostgresClient { clients[active.load(ordering: .acquiring)] }
@@ -91,6 +97,7 @@ public final class PrimaryRouter: Service, Sendable {
                 active.store(index, ordering: .releasing)
                 currentHung.store(false, ordering: .releasing)
                 logger.notice("following the primary", metadata: ["from": "\(hosts[current].name)", "to": "\(hosts[index].name)"])
+                Self.primaryChanges.increment()
                 return true
             }
         }

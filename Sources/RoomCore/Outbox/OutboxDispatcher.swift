@@ -192,8 +192,12 @@ public struct OutboxDispatcher: Service {
             .recordInterval(since: started)
         if entry.kind == "webhook" {
             // By class, not code: a handful of series whatever receivers answer.
+            // Tenant and endpoint are configured names (a few each): an
+            // endpoint that keeps failing is an alert (ops/prometheus/alerts.yml).
             let answered = statusCode.map { "\($0 / 100)xx" } ?? "none"
-            Counter(label: "roomkeeper_webhook_attempts_total", dimensions: [("outcome", outcome), ("status", answered)]).increment()
+            Counter(label: "roomkeeper_webhook_attempts_total", dimensions: [
+                ("tenant", entry.tenantID), ("endpoint", entry.webhookEndpoint ?? "-"), ("outcome", outcome), ("status", answered),
+            ]).increment()
         }
     }
 
@@ -230,13 +234,6 @@ public struct OutboxDispatcher: Service {
     }
 }
 
-extension Timer {
-    func recordInterval(since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-        recordNanoseconds(nanoseconds)
-    }
-}
 
 /// Destinations (tenant, kind, lane) whose deliveries failed on this
 /// dispatcher, and how far their recovery has got. Per instance: another

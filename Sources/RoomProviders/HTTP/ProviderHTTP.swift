@@ -104,12 +104,6 @@ struct ProviderHTTP: Sendable {
     }
 }
 
-extension Timer {
-    func recordInterval(since started: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - started
-        recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
-    }
-}
 
 /// `application/x-www-form-urlencoded` bodies; a key may repeat (RongCloud lists).
 struct FormBody {

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Logging
 import PostgresNIO
 import RoomCore
@@ -60,18 +61,23 @@ public final class LocalIMHub: Service, Sendable {
     /// stream, in order. nil when this instance holds `maxConnections` already.
     public func register(_ connection: UUID, tenantID: TenantID, accid: AccountID) -> AsyncStream<String>? {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(queueLimit))
-        let admitted = sessions.withLock { sessions -> Bool in
-            guard sessions.count < maxConnections else { return false }
+        let (admitted, count) = sessions.withLock { sessions -> (Bool, Int) in
+            guard sessions.count < maxConnections else { return (false, sessions.count) }
             sessions[connection] = Session(tenantID: tenantID, accid: accid, chatrooms: [], frames: continuation, registeredAt: clock.now())
-            return true
+            return (true, sessions.count)
         }
+        Self.connections.record(count)
         return admitted ? stream : nil
     }
 
     public func unregister(_ connection: UUID) {
-        let session = sessions.withLock { $0.removeValue(forKey: connection) }
+        let (session, count) = sessions.withLock { ($0.removeValue(forKey: connection), $0.count) }
+        Self.connections.record(count)
         session?.frames.finish()
     }
+
+    /// This instance's local IM sockets (#30's dashboard).
+    static let connections = Gauge(label: "roomkeeper_im_connections")
 
     /// Why the server is ending this connection, once it is: its writer stops
     /// sending and closes the socket with this code.

@@ -96,8 +96,10 @@ public struct Roomkeeper: Sendable {
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: RequestDeadlineMiddleware(seconds: options.requestSeconds))
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: TenantRequestMetrics(tenants: services.tenants))
         router.add(middleware: MethodNotAllowedMiddleware(table: table))
-        OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry).register(on: router)
+        OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry,
+                  metricsKeyDigest: options.metricsKey.map(Secrets.sha256Hex)).register(on: router)
         AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex),
                  reloadBroadcast: reloadBroadcast, idempotency: idempotency, trustedProxies: Set(options.trustedProxies)).register(on: router)
         ProviderCallbackRoutes(services: services).register(on: router)

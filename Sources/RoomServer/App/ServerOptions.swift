@@ -27,6 +27,10 @@ public struct ServerOptions: Sendable {
     public var maxSockets = 10_000
     /// Proxies whose `X-Forwarded-For` names the client (`ROOMKEEPER_TRUSTED_PROXIES`).
     public var trustedProxies: [String] = []
+    /// `ROOMKEEPER_METRICS_KEY`: a scrape that sends it as a Bearer key also
+    /// gets the series labelled by tenant (#30); without it /metrics names no
+    /// tenant (anyone may scrape it).
+    public var metricsKey: String?
     /// `ROOMKEEPER_DATA_KEY`: 64 hex digits sealing secrets kept at rest.
     public var dataKeyHex: String?
 

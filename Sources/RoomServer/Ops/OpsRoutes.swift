@@ -10,6 +10,8 @@ struct OpsRoutes: Sendable {
     let services: RoomServices
     let migrator: Migrator
     let metrics: PrometheusCollectorRegistry
+    /// SHA-256 of `ROOMKEEPER_METRICS_KEY`: who sends it sees tenant labels.
+    let metricsKeyDigest: String?
     let gauges = RoomGauges()
     let refresher = GaugeRefresher(interval: .seconds(15))
 
@@ -34,12 +36,49 @@ struct OpsRoutes: Sendable {
             return Status(status: "ready")
         }
 
-        router.get("metrics") { _, _ -> Response in
-            try await refresher.refreshIfStale { try await gauges.refresh(services: services, registry: metrics) }
+        router.get("metrics") { request, context -> Response in
+            // The database answering is a metric itself (#30: an alert on it):
+            // a failed read is a 0, and the last values of the gauges stay.
+            let up = metrics.makeGauge(name: "roomkeeper_database_up")
+            _ = PrimaryRouter.primaryChanges
+            do {
+                try await refresher.refreshIfStale { try await gauges.refresh(services: services, registry: metrics) }
+                up.set(Double(1))
+            } catch {
+                context.logger.warning("metrics: the database did not answer", metadata: ["error": "\(LoggableError.describe(error))"])
+                up.set(Double(0))
+            }
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
+            var text = metrics.emitToBuffer()
+            if !holdsMetricsKey(request) { text = MetricsText.withoutTenants(text) }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: text)))
         }
+    }
+}
+
+extension OpsRoutes {
+    func holdsMetricsKey(_ request: Request) -> Bool {
+        guard let metricsKeyDigest, let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return false }
+        return Secrets.equal(Secrets.sha256Hex(String(header.dropFirst(7))), metricsKeyDigest)
+    }
+}
+
+/// Anyone may scrape /metrics, and a tenant's id is not for anyone (#16):
+/// series labelled by tenant (requests by tenant, webhook endpoints) go only
+/// to a scraper holding `ROOMKEEPER_METRICS_KEY`. The rest is served as is.
+enum MetricsText {
+    static func withoutTenants(_ text: [UInt8]) -> [UInt8] {
+        let marker = Array("tenant=\"".utf8)
+        var kept: [UInt8] = []
+        kept.reserveCapacity(text.count)
+        for line in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if line.first != UInt8(ascii: "#"), line.firstRange(of: marker) != nil { continue }
+            kept.append(contentsOf: line)
+            kept.append(UInt8(ascii: "\n"))
+        }
+        if kept.last == UInt8(ascii: "\n"), text.last != UInt8(ascii: "\n") { kept.removeLast() }
+        return kept
     }
 }
 
@@ -94,6 +133,13 @@ final class RoomGauges: Sendable {
         for (status, count) in try undelivered.decode((String, Int).self) {
             outbox[["outbox", status], default: 0] += count
         }
+        // Rooms a minute past their end and still open: the sweeper is behind.
+        let overdue = try await services.database.query("""
+            -- cross-tenant: /metrics counts the whole service
+            SELECT count(*)::int FROM (SELECT 1 FROM rooms WHERE state = 'open' AND expires_at < \(services.clock.now().addingTimeInterval(-60))
+                                       LIMIT 100000) due
+            """).decode(Int.self).first ?? 0
+        registry.makeGauge(name: "roomkeeper_rooms_overdue").set(Double(overdue))
         let current = rooms.merging(outbox) { a, _ in a }
         // A label set that disappeared from the query is zero now, not stale.
         let all = seen.withLock { seen in

@@ -1,0 +1,37 @@
+import Hummingbird
+import Metrics
+import RoomCore
+
+/// Requests and their latency by tenant and route template (#30: the
+/// dashboard's per-tenant panels, and requests counted per tenant):
+/// `roomkeeper_http_requests_total{tenant, route, status}` and
+/// `roomkeeper_http_request_duration_seconds{tenant, route}`. Hummingbird's
+/// own `hb_requests` has no tenant. A tenant label is only ever a configured
+/// tenant's id ("-" otherwise: a path's made-up tenant must not make series).
+struct TenantRequestMetrics: RouterMiddleware {
+    typealias Context = RoomRequestContext
+
+    let tenants: TenantDirectory
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        let status: Int
+        do {
+            let response = try await next(request, context)
+            status = Int(response.status.code)
+            record(context, status: status, since: started)
+            return response
+        } catch {
+            record(context, status: Int((error as? any HTTPResponseError)?.status.code ?? 500), since: started)
+            throw error
+        }
+    }
+
+    private func record(_ context: Context, status: Int, since started: ContinuousClock.Instant) {
+        let tenant = context.parameters.get("tenant").flatMap { tenants[$0] != nil ? $0 : nil } ?? "-"
+        let route = context.endpointPath ?? "unknown"
+        Counter(label: "roomkeeper_http_requests_total", dimensions: [("tenant", tenant), ("route", route), ("status", String(status))]).increment()
+        Timer(label: "roomkeeper_http_request_duration_seconds", dimensions: [("tenant", tenant), ("route", route)], preferredDisplayUnit: .seconds)
+            .recordInterval(since: started)
+    }
+}
