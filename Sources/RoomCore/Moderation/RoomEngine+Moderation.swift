@@ -114,14 +114,14 @@ extension RoomEngine {
     /// mute) says so, and the room's chatroom readmits or unmutes the account.
     public func lift(_ banID: Int64, by actor: Actor, in tenant: Tenant) async throws -> Ban? {
         let now = clock.now()
-        // The room of a room ban, for its timeline (a ban outlives its room's close).
-        var room: Room?
-        if let roomID = try await BanStore(database: database).ban(tenant.id, banID)?.roomID { room = try await store.room(tenant.id, roomID) }
         return try await database.transaction { connection in
             guard let ban = try await BanStore.lift(tenant.id, banID, by: actor, now: now, on: connection, logger: database.logger) else { return nil }
             let writes = writes(on: connection)
             let muted = ban.kind == .mute
-            if let room, room.id == ban.roomID {
+            // The ban's room (a ban outlives its room's close), locked, its
+            // version bumped: its timeline is written in commit order (the
+            // event feed's room order), and a racing seat change decides again.
+            if let roomID = ban.roomID, let room = try await writes.lockRoomBumpingVersion(tenant.id, roomID) {
                 try await writes.event(room, kind: muted ? "unmuted" : "unbanned", actor: actor,
                                        detail: ["account": ban.accid, muted ? "mute" : "ban": String(ban.id)], at: now)
                 if let chatroom = room.imChatroomID, room.isOpen {
@@ -129,8 +129,8 @@ extension RoomEngine {
                                                  : .readmitToChatroom(chatroom: chatroom, accid: ban.accid, operator: room.owner)
                     try await writes.enqueue([.im(effect, roomID: room.id)], tenantID: tenant.id, now: now)
                 }
-                if muted, room.isOpen, let locked = try await writes.lockRoomBumpingVersion(tenant.id, room.id) {
-                    try await writes.enqueue(try await mutedHook(ban.accid, mutedBy: nil, room: locked, actor: actor, connection: connection, now: now),
+                if muted, room.isOpen {
+                    try await writes.enqueue(try await mutedHook(ban.accid, mutedBy: nil, room: room, actor: actor, connection: connection, now: now),
                                              tenantID: tenant.id, now: now)
                 }
             } else if ban.roomID == nil {

@@ -231,9 +231,7 @@ struct RoomWrites {
             let endpoints = webhooks(tenantID)
             guard endpoints.contains(where: { $0.wants(type) }) else { continue }
             found.append((tenantID, group.flatMap { room in
-                var data = detail.mapValues(JSONValue.string).merging(extra) { _, new in new }
-                data["plugin"] = .string(room.pluginID)
-                data["actor"] = .string(actor.description)
+                let data = EventNotice.engineData(detail.mapValues(JSONValue.string), extra: extra, plugin: room.pluginID, actor: actor.description)
                 return EventNotice(tenantID: tenantID, roomID: room.id, type: type, at: at, data: data).deliveries(to: endpoints)
             }))
         }

@@ -45,21 +45,40 @@ struct EventNotice {
         let wanting = endpoints.filter { $0.wants(type) }
         guard !wanting.isEmpty else { return [] }
         let id = StandardWebhooks.newMessageID()
+        let body = self.body
+        return wanting.map { endpoint in
+            OutboxMessage(.webhook(WebhookDelivery(endpoint: endpoint.name, id: id, type: type, body: body)), roomID: roomID)
+        }
+    }
+
+    /// The webhook's body, and the event feed's (#30): one writer for both.
+    var body: String {
         var data = data
         data["tenant"] = .string(tenantID)
         if let roomID { data["roomId"] = .number(Double(roomID)) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let object = JSONValue.object(["type": .string(type), "timestamp": .string(Self.timestamp(at)), "data": .object(data)])
-        let body = String(decoding: (try? encoder.encode(object)) ?? Data("{}".utf8), as: UTF8.self)
-        return wanting.map { endpoint in
-            OutboxMessage(.webhook(WebhookDelivery(endpoint: endpoint.name, id: id, type: type, body: body)), roomID: roomID)
-        }
+        return String(decoding: (try? encoder.encode(object)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
+    /// What an engine event's data says: its detail, what its type adds,
+    /// the room's plugin and who acted.
+    static func engineData(_ detail: [String: JSONValue], extra: [String: JSONValue], plugin: String?, actor: String) -> [String: JSONValue] {
+        var data = detail.merging(extra) { _, new in new }
+        if let plugin { data["plugin"] = .string(plugin) }
+        data["actor"] = .string(actor)
+        return data
+    }
+
+    /// Milliseconds, from the time as PostgreSQL keeps it (whole
+    /// microseconds, truncated as PostgresNIO writes it), so a webhook sent
+    /// at the event and the feed read from its row say the same time.
     static func timestamp(_ date: Date) -> String {
+        let start = Date(timeIntervalSince1970: 946_684_800)  // PostgreSQL's epoch, 2000-01-01
+        let stored = Date(timeInterval: Double(Int64(date.timeIntervalSince(start) * 1_000_000)) / 1_000_000, since: start)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        return formatter.string(from: stored)
     }
 }

@@ -36,6 +36,7 @@ struct AdminAPI: Sendable {
         registerWebhookRoutes(admin.group("tenants/:tenant"))
         registerAccountRoutes(admin.group("tenants/:tenant/accounts"))
         registerAuditRoutes(admin)
+        registerEventRoutes(admin.group("tenants/:tenant"))
     }
 
     /// Revocation: every session (sid, SealMic authorization) of an account
