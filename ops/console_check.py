@@ -115,7 +115,8 @@ def main():
         visible("room-view")
         wait.until(lambda d: d.find_element(By.ID, "room-title").text == XSS)
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline li[data-kind='created']"))
-        shot("04-room", "the room: facts, members and its event timeline; the title is the literal name")
+        wait.until(lambda d: "Most at once" in d.find_element(By.ID, "room-facts").text)
+        shot("04-room", "the room: facts (with its session's: joins, most at once, texts, how long), members and its event timeline; the title is the literal name")
         check(no_alert() and not driver.find_elements(By.CSS_SELECTOR, "#room-view img"), "the room view made nothing of the name")
 
         # #27: lists page by cursor past the newest 100, and a room is found

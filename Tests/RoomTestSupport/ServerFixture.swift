@@ -54,13 +54,15 @@ public struct ServerFixture: Sendable {
 
     /// Runs `body` against a live server on 127.0.0.1. A stage that hangs
     /// (start, the test, shutdown) fails the test after 60 s, naming the stage.
+    /// `seconds`: longer for a test that is long by design (a sweep of
+    /// thousands of requests), not for one that is slow.
     public func live<T: Sendable>(
         options configure: (inout ServerOptions) -> Void = { _ in }, ownTenants: Bool = false, database other: Database? = nil,
-        _ body: @escaping @Sendable (HTTP) async throws -> T
+        seconds: Double = 60, _ body: @escaping @Sendable (HTTP) async throws -> T
     ) async throws -> T {
         let stages = StageLog()
         let app = try server(configure, ownTenants: ownTenants, database: other).buildApplication()
-        return try await withDeadline(60, { stages.current }) {
+        return try await withDeadline(seconds, { stages.current }) {
             let value = try await app.test(.live) { client in
                 stages.enter("running the test body")
                 let value = try await body(HTTP(client: client))

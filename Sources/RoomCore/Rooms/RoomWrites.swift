@@ -99,10 +99,10 @@ struct RoomWrites {
         let rows = try await connection.run("""
             WITH room AS (
                 INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at,
-                                   reserved_for, reserved_until, lapse_action, im_chatroom_id, attributes, joined_count)
+                                   reserved_for, reserved_until, lapse_action, im_chatroom_id, attributes, joined_count, total_joins, peak_members)
                 VALUES (\(tenantID), \(spec.id), \(spec.pluginID), \(spec.name), \(spec.owner), 'open', \(capacity), \(now), \(expiresAt),
                         \(reservation?.accounts), \(reservation?.until), \(reservation?.onLapse.rawValue ?? LapseAction.release.rawValue),
-                        \(spec.imChatroomID), \(spec.attributes)::jsonb, \(spec.ownerJoins ? 1 : 0))
+                        \(spec.imChatroomID), \(spec.attributes)::jsonb, \(spec.ownerJoins ? 1 : 0), \(spec.ownerJoins ? 1 : 0), \(spec.ownerJoins ? 1 : 0))
                 RETURNING \(unescaped: RoomRows.columns)
             ), owner_joined AS (
                 INSERT INTO room_members (tenant_id, room_id, accid, role, status, joined_at, updated_at)
@@ -129,6 +129,7 @@ struct RoomWrites {
             """, logger: logger)
         try await connection.run("""
             UPDATE rooms SET joined_count = joined_count + 1, version = version + 1,
+                   total_joins = total_joins + 1, peak_members = greatest(peak_members, joined_count + 1),
                    reservation_claimed_at = CASE WHEN \(claimsReservation) THEN \(now) ELSE reservation_claimed_at END
             WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
             """, logger: logger)

@@ -130,7 +130,11 @@ extension LocalIMProvider {
                 SELECT \(tenantID), chatroom_id, 'message', \(payload)::jsonb, \(now)
                 FROM im_chatrooms WHERE tenant_id = \(tenantID) AND chatroom_id = \(chatroom) AND open AND NOT muted
                   AND NOT (SELECT muted FROM member)
-                RETURNING 1)
+                RETURNING chatroom_id),
+            counted AS (
+                -- The room's session facts count its texts (#30).
+                UPDATE im_chatrooms SET messages = messages + 1
+                WHERE tenant_id = \(tenantID) AND chatroom_id IN (SELECT chatroom_id FROM sent))
             SELECT (SELECT muted FROM member), EXISTS (SELECT 1 FROM sent)
             """)
         for (mutedMember, sent) in try rows.decode((Bool, Bool).self) {

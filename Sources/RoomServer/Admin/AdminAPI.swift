@@ -37,6 +37,7 @@ struct AdminAPI: Sendable {
         registerAccountRoutes(admin.group("tenants/:tenant/accounts"))
         registerAuditRoutes(admin)
         registerEventRoutes(admin.group("tenants/:tenant"))
+        registerSessionRoutes(admin.group("tenants/:tenant"))
     }
 
     /// Revocation: every session (sid, SealMic authorization) of an account

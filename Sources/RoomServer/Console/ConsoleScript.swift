@@ -154,6 +154,12 @@ enum ConsoleScript {
       byId('room-title').textContent = room.name;
       const facts = [['Room', room.id], ['Plugin', room.plugin], ['Owner', room.owner], ['State', room.state + (room.closeReason ? ' (' + room.closeReason + ')' : '')],
         ['Created', when(room.createdAt)], ['Expires', when(room.expiresAt)], ['Capacity', room.capacity]];
+      // Its session facts (#30): joins in all and at most at once, texts, how long.
+      const session = (await api('GET', tenantPath() + '/sessions?room=' + encodeURIComponent(state.room))).items[0];
+      if (session) {
+        facts.push(['In the room now', session.members], ['Joins in all', session.totalJoins], ['Most at once', session.peakMembers],
+          ['Texts (local IM)', session.messages ?? 'not counted (vendor IM)'], ['Open for', Math.round(session.durationSeconds / 60) + ' min']);
+      }
       byId('room-facts').replaceChildren(...facts.flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]));
       fill(byId('members'), detail.members.map((m) => el('tr', { 'data-account': m.accid }, el('td', {}, m.accid), el('td', {}, m.role),
         el('td', {}, m.status), el('td', {}, when(m.joinedAt)),
