@@ -63,7 +63,8 @@ public struct AuditLog: Sendable {
         public var action: String?
         /// An actor ("operator", "account:alice") or a key fingerprint.
         public var actor: String?
-        /// Oldest first after this id; without it, newest first before `before`.
+        /// Oldest first after this id (and before `before`, if given);
+        /// without it, newest first before `before`.
         public var after: Int64?
         public var before: Int64?
         public var limit: Int
@@ -79,20 +80,47 @@ public struct AuditLog: Sendable {
     }
 
     /// With `after`: oldest first, following the log; otherwise newest first.
+    /// One statement per scope and direction, so each walks its index
+    /// (`audit_log_by_tenant`, or the primary key) instead of sorting the log.
     public func entries(_ filter: Filter) async throws -> [AuditEntry] {
-        let tenantID: TenantID? = if case .only(let id) = filter.tenants { id } else { nil }
-        let ascending = filter.after != nil
-        let rows = try await database.query("""
-            -- cross-tenant: the operator's view reads every tenant's rows (a tenant admin's names one)
-            SELECT \(unescaped: Self.columns) FROM audit_log
-            WHERE (\(tenantID)::text IS NULL OR tenant_id = \(tenantID))
-              AND (\(filter.action)::text IS NULL OR action = \(filter.action))
-              AND (\(filter.actor)::text IS NULL OR actor = \(filter.actor) OR key_fingerprint = \(filter.actor))
-              AND (\(filter.after)::bigint IS NULL OR audit_id > \(filter.after))
-              AND (\(filter.before)::bigint IS NULL OR audit_id < \(filter.before))
-            ORDER BY (CASE WHEN \(ascending) THEN audit_id END) ASC, audit_id DESC
-            LIMIT \(filter.limit)
-            """)
+        let action = filter.action, actor = filter.actor, limit = filter.limit
+        let rows: [PostgresRow]
+        switch (filter.tenants, filter.after) {
+        case (.only(let tenantID), let after?):
+            rows = try await database.query("""
+                SELECT \(unescaped: Self.columns) FROM audit_log
+                WHERE tenant_id = \(tenantID) AND audit_id > \(after) AND audit_id < \(filter.before ?? Int64.max)
+                  AND (\(action)::text IS NULL OR action = \(action))
+                  AND (\(actor)::text IS NULL OR actor = \(actor) OR key_fingerprint = \(actor))
+                ORDER BY audit_id LIMIT \(limit)
+                """)
+        case (.only(let tenantID), nil):
+            rows = try await database.query("""
+                SELECT \(unescaped: Self.columns) FROM audit_log
+                WHERE tenant_id = \(tenantID) AND audit_id < \(filter.before ?? Int64.max)
+                  AND (\(action)::text IS NULL OR action = \(action))
+                  AND (\(actor)::text IS NULL OR actor = \(actor) OR key_fingerprint = \(actor))
+                ORDER BY audit_id DESC LIMIT \(limit)
+                """)
+        case (.all, let after?):
+            rows = try await database.query("""
+                -- cross-tenant: the operator's view reads every tenant's rows
+                SELECT \(unescaped: Self.columns) FROM audit_log
+                WHERE audit_id > \(after) AND audit_id < \(filter.before ?? Int64.max)
+                  AND (\(action)::text IS NULL OR action = \(action))
+                  AND (\(actor)::text IS NULL OR actor = \(actor) OR key_fingerprint = \(actor))
+                ORDER BY audit_id LIMIT \(limit)
+                """)
+        case (.all, nil):
+            rows = try await database.query("""
+                -- cross-tenant: the operator's view reads every tenant's rows
+                SELECT \(unescaped: Self.columns) FROM audit_log
+                WHERE audit_id < \(filter.before ?? Int64.max)
+                  AND (\(action)::text IS NULL OR action = \(action))
+                  AND (\(actor)::text IS NULL OR actor = \(actor) OR key_fingerprint = \(actor))
+                ORDER BY audit_id DESC LIMIT \(limit)
+                """)
+        }
         return try rows.decode((Int64, String?, Date, String, String?, String, String, String, String?, String?, String).self).map {
             AuditEntry(id: $0, tenantID: $1, at: $2, actor: $3, keyFingerprint: $4, action: $5, target: $6, outcome: $7,
                        requestID: $8, clientAddress: $9, detail: $10)

@@ -22,14 +22,13 @@ extension AdminAPI {
         }
     }
 
-    /// `after` follows the log (oldest first, from a cursor); without it the
-    /// newest come first, `before` paging back. `action` and `actor` (an
+    /// `after` follows the log (oldest first, from a cursor; with `before`
+    /// too, up to it); without it the newest come first, `before` paging back. `action` and `actor` (an
     /// actor or a key fingerprint) filter exactly.
     private func auditPage(_ scope: AuditLog.Filter.Tenants, _ request: Request) async throws -> Page<AuditDTO> {
         let query = request.uri.queryParameters
         let after = try Self.cursor(query.get("after"), field: "after")
         let before = try Self.cursor(query.get("before"), field: "before")
-        if after != nil && before != nil { throw Problem.invalid("before", "cannot be given with after") }
         let action = query.get("action").map { String($0) }
         if let action, !TextRules.fits(action, 1...64) { throw Problem.invalid("action", "must be 1-64 characters") }
         let actor = query.get("actor").map { String($0) }

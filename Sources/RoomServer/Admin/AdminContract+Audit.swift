@@ -63,11 +63,11 @@ extension AdminContract {
   "components": {
     "parameters": {
       "auditAfter": {
-        "name": "after", "in": "query", "description": "Rows after this cursor, oldest first (not with `before`)",
+        "name": "after", "in": "query", "description": "Rows after this cursor, oldest first (up to `before`, if given)",
         "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}
       },
       "auditBefore": {
-        "name": "before", "in": "query", "description": "Rows before this cursor, newest first (not with `after`)",
+        "name": "before", "in": "query", "description": "Rows before this cursor: newest first, or with `after` the end of the range",
         "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}
       },
       "auditAction": {

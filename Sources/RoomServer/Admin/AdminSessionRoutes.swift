@@ -13,7 +13,7 @@ extension AdminAPI {
             if let plugin, !TextRules.fits(plugin, 1...64) { throw Problem.invalid("plugin", "must be 1-64 characters") }
             var room: RoomID?
             if let text = query.get("room") {
-                guard let id = DecimalText.int64(text), id > 0 else { throw Problem.invalid("room", "must be a room id") }
+                guard let id = DecimalText.int64(text), id >= 0 else { throw Problem.invalid("room", "must be a room id") }
                 room = id
             }
             let from = try Self.time(query.get("from"), field: "from")
