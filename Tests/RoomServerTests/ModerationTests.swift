@@ -93,8 +93,16 @@ import Testing
         try await setup.fixture.live { http in
             let room = try await setup.room(http)
             let elsewhere = try await setup.room(http, tenant: 1)
+            #expect(try await setup.join(http, "dave", room) == 200, "dave is in a room when the ban comes")
             let banned = try await setup.admin(http, "/bans", json: #"{"account":"dave","durationSeconds":3600}"#)
             #expect(banned.status == .created && banned.json["room"] == .null)
+            let members = try await setup.fixture.server().services.engine.store.members(setup.tenant, room)
+            #expect(members.first { $0.accid == "dave" }?.status != .joined, "the ban took dave out of the room he was in")
+            #expect(try await setup.timeline(room).contains("kicked"))
+            let audited = try await setup.fixture.database.query("""
+                SELECT action FROM audit_log WHERE tenant_id = \(setup.tenant) AND target LIKE '%account:dave'
+                """).decode(String.self)
+            #expect(audited == ["tenant.ban"], "one act, one row: \(audited)")
             #expect(try await setup.join(http, "dave", room) == 403)
             #expect(try await setup.join(http, "dave", elsewhere, tenant: 1) == 200, "another tenant's rooms are not this ban's")
             // The ban revoked any IM token the account held; one the provider

@@ -30,12 +30,15 @@ extension RoomEngine {
         return ban
     }
 
+    /// `audited`: false for the rooms a tenant ban empties (the ban is the act).
     private func remove(_ roomID: RoomID, account: AccountID, kind: String, until: Date?, banned: Bool, reason: String, by actor: Actor,
-                        in tenant: Tenant, pluginID: String?) async throws -> Ban? {
+                        in tenant: Tenant, pluginID: String?, audited: Bool = true) async throws -> Ban? {
         if let until, until <= clock.now() { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
         let recorded = BanBox()
         _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .ban(account, by: actor)) { writes, room, _, hook in
-            let wasJoined = hook.snapshot.memberStatus == .joined
+            // The stored membership, not the snapshot's status, which says
+            // "banned" for a joined member a tenant ban now covers.
+            let wasJoined = try await writes.joined(room, among: [account]).contains(account)
             if wasJoined || banned {
                 try await writes.removeMember(room, account, status: banned ? .banned : .left, wasJoined: wasJoined, now: hook.now)
             }
@@ -50,9 +53,11 @@ extension RoomEngine {
             try await writes.event(room, kind: kind, actor: actor, detail: detail, at: hook.now)
             // A host's kick is as privileged as an admin's: both are audited.
             detail["wasMember"] = String(wasJoined)
-            try await writes.audit(AuditAct(tenantID: tenant.id, action: kind == "kicked" ? "member.kick" : "member.ban",
-                                            target: "room:\(room.id)/account:\(account)", outcome: wasJoined ? "removed" : "not a member",
-                                            detail: detail), by: actor, now: hook.now)
+            if audited {
+                try await writes.audit(AuditAct(tenantID: tenant.id, action: kind == "kicked" ? "member.kick" : "member.ban",
+                                                target: "room:\(room.id)/account:\(account)", outcome: wasJoined ? "removed" : "not a member",
+                                                detail: detail), by: actor, now: hook.now)
+            }
             let left = wasJoined ? try await hook.plugin.left(account, room, hook.parts) : []
             // What the plugin keeps for the account changes: a change decided
             // on an earlier read must decide again (a leave bumped it already).
@@ -77,7 +82,26 @@ extension RoomEngine {
     /// Keeps `account` out of every room of the tenant until `until` (nil:
     /// until lifted): its sessions and IM tokens end now (its sockets
     /// close), and no new session, IM token or join is granted meanwhile.
+    ///
+    /// Once the ban is committed, the open rooms the account had joined
+    /// take it out too (its seat freed, the room told, `member.kicked`), one
+    /// room at a time; a room that closes meanwhile is skipped, and one that
+    /// cannot be reached keeps the membership, which the ban's revoked
+    /// sessions make useless (README, Moderation).
     public func banFromTenant(_ account: AccountID, until: Date? = nil, reason: String = "", by actor: Actor, in tenant: Tenant) async throws -> Ban {
+        let ban = try await insertTenantBan(account, until: until, reason: reason, by: actor, in: tenant)
+        for roomID in try await store.joinedOpenRooms(tenant.id, account: account) {
+            do {
+                _ = try await remove(roomID, account: account, kind: "kicked", until: nil, banned: false, reason: "banned from the tenant",
+                                     by: actor, in: tenant, pluginID: nil, audited: false)
+            } catch let error as RoomError {
+                database.logger.info("a tenant ban's room was not emptied", metadata: ["room": "\(roomID)", "reason": "\(error)"])
+            }
+        }
+        return ban
+    }
+
+    private func insertTenantBan(_ account: AccountID, until: Date?, reason: String, by actor: Actor, in tenant: Tenant) async throws -> Ban {
         let now = clock.now()
         if let until, until <= now { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
         return try await database.transaction { connection in

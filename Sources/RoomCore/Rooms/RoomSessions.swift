@@ -76,3 +76,15 @@ extension RoomStore {
         }
     }
 }
+
+extension RoomStore {
+    /// The open rooms `account` is joined to now (a tenant ban empties them).
+    public func joinedOpenRooms(_ tenantID: TenantID, account: AccountID) async throws -> [RoomID] {
+        try await database.query("""
+            SELECT m.room_id FROM room_members m
+            JOIN rooms r ON r.tenant_id = m.tenant_id AND r.room_id = m.room_id
+            WHERE m.tenant_id = \(tenantID) AND m.accid = \(account) AND m.status = 'joined' AND r.state = 'open'
+            ORDER BY m.room_id
+            """).decode(Int64.self)
+    }
+}

@@ -18,7 +18,6 @@ extension AdminAPI {
             }
             let from = try Self.time(query.get("from"), field: "from")
             let to = try Self.time(query.get("to"), field: "to")
-            if let from, let to, from >= to { throw Problem.invalid("to", "must be after from") }
             let before = try Self.cursor(query.get("cursor"), field: "cursor")
             let limit = try Self.limit(query.get("limit"))
             let page = try await rooms.sessions(tenant.id, .init(pluginID: plugin, roomID: room, from: from, to: to, before: before, limit: limit + 1))
