@@ -88,9 +88,11 @@ public struct AudioChatroomPlugin: RoomPlugin {
         }
     }
 
-    /// Every seat row is created with its room.
-    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        try await SeatStore.create(room, seats: hook.settings.seats, now: hook.now, on: hook.tables)
-        return []
+    /// Every seat is born empty with its room, in the room's statement.
+    public func firstRows(of spec: NewRoom, settings: Settings) -> FirstRows? {
+        FirstRows(SeatStore.table, (0..<settings.seats).map { MicSeat(index: $0) })
     }
+
+    /// A closed room's seats simply end with it; the engine closes the chatroom.
+    public func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]? { [] }
 }

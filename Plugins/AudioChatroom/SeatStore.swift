@@ -1,17 +1,10 @@
 import Foundation
 import RoomKit
 
-/// The seat rows of a room: created with it (on the engine's transaction),
+/// The seat rows of a room: born with it (`AudioChatroomPlugin.firstRows`),
 /// changed through `RoomEngine.change` as `table`, listed for reads.
 enum SeatStore {
     static let tables = ["audio_chatroom_seats"]
-
-    static func create(_ room: Room, seats: Int, now: Date, on tables: PluginTables) async throws {
-        try await tables.query("""
-            INSERT INTO audio_chatroom_seats (tenant_id, room_id, seat_index, updated_at)
-            SELECT \(.tenant), \(room.id), i, \(now) FROM generate_series(0, \(seats - 1)) AS i
-            """)
-    }
 
     /// What a seat move reads and writes.
     static let table = RoomRowTable<MicSeat>(

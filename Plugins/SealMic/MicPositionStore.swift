@@ -1,7 +1,7 @@
 import Foundation
 import RoomKit
 
-/// The mic position rows of one room: created with it and vacated on a
+/// The mic position rows of one room: born with it (`SealMicPlugin.firstRows`), vacated on a
 /// leave (on the engine's transaction), moved through `RoomEngine.change`
 /// as `table`.
 struct MicPositionStore {
@@ -9,13 +9,6 @@ struct MicPositionStore {
 
     /// A hook's or a read's tables.
     let tables: PluginTables
-
-    func create(_ room: Room, count: Int, now: Date) async throws {
-        try await tables.query("""
-            INSERT INTO sealmic_mic_positions (tenant_id, room_id, position, updated_at)
-            SELECT \(.tenant), \(room.id), i, \(now) FROM generate_series(0, \(count - 1)) AS i
-            """)
-    }
 
     /// Every position of the room as last committed, for reads.
     func all(_ roomID: RoomID) async throws -> [MicPosition] {

@@ -71,10 +71,9 @@ public struct SealMicPlugin: RoomPlugin {
         spec.ownerJoins = true
     }
 
-    /// The room's positions are born with it.
-    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        try await MicPositionStore(tables: hook.tables).create(room, count: hook.settings.positions, now: hook.now)
-        return []
+    /// The room's positions are born free with it, in the room's statement.
+    public func firstRows(of spec: NewRoom, settings: Settings) -> FirstRows? {
+        FirstRows(MicPositionStore.table, (0..<settings.positions).map { MicPosition(position: $0, holder: nil, locked: false, muted: false) })
     }
 
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
@@ -98,7 +97,7 @@ public struct SealMicPlugin: RoomPlugin {
 
     /// Destroyed or expired: members hear SM:RDNtfyMsg (the engine closes
     /// the IM chatroom after it).
-    public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+    public func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]? {
         closing.map(SealMicMessages.destroyed)
     }
 }

@@ -57,6 +57,11 @@ public struct TestRoomsPlugin: RoomPlugin {
         ]
     }
 
+    /// No rows of its own: its creates and closes are one statement each (#28, item 3).
+    public func firstRows(of spec: NewRoom, settings: Settings) -> FirstRows? { .empty }
+
+    public func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]? { [] }
+
     /// Announces each arrival in the room's chatroom, through the outbox.
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         guard let chatroom = room.imChatroomID else { return [] }

@@ -65,6 +65,10 @@ public struct BoundPlugin: Sendable {
     let prepare: @Sendable (inout NewRoom, Date) throws -> Void
     let created: @Sendable (Room, JSONValue, HookParts) async throws -> [OutboxMessage]
     let closing: @Sendable ([Room], CloseReason, HookParts) async throws -> [OutboxMessage]
+    /// `RoomPlugin.firstRows` / `closingMessages`: non-nil, the engine writes
+    /// creates and closes in one statement without the hooks above.
+    let firstRows: @Sendable (NewRoom) throws -> FirstRows?
+    let closingMessages: @Sendable ([Room], CloseReason) -> [OutboxMessage]?
     let joined: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
     let left: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
     let removed: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
@@ -94,6 +98,13 @@ public struct BoundPlugin: Sendable {
         prepare = { spec, now in try plugin.prepareRoom(&spec, settings: settings, now: now) }
         created = { room, options, parts in try await plugin.roomCreated(room, options: options, hook: hook(parts)) }
         closing = { rooms, reason, parts in try await plugin.roomsClosing(rooms, reason: reason, hook: hook(parts)) }
+        firstRows = { spec in
+            guard let rows = plugin.firstRows(of: spec, settings: settings) else { return nil }
+            // As for a change's rows (EngineRooms.change): the plugin's own tables only.
+            if let table = rows.table, !tables.contains(table) { throw TableStatementRefused(reason: "\(table) is not one of the plugin's tables") }
+            return rows
+        }
+        closingMessages = { rooms, reason in plugin.closingMessages(rooms, reason: reason, settings: settings) }
         joined = { account, room, parts in try await plugin.memberJoined(account, room: room, hook: hook(parts)) }
         left = { account, room, parts in try await plugin.memberLeft(account, room: room, hook: hook(parts)) }
         removed = { account, room, parts in try await plugin.memberRemoved(account, room: room, hook: hook(parts)) }

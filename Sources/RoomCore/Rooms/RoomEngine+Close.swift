@@ -12,6 +12,20 @@ extension RoomEngine {
     @discardableResult
     func closeRooms(_ rooms: [Room], reason: CloseReason, actor: Actor, connection: PostgresConnection, now: Date) async throws -> Bool {
         guard !rooms.isEmpty else { return false }
+        let effects = try await closeEffects(rooms, reason: reason, actor: actor, now: now) { plugin, group in
+            let parts = HookParts(connection: connection, tenantID: group[0].tenantID, now: now, actor: actor, logger: database.logger)
+            return try await plugin.closing(group, reason, parts)
+        }
+        return try await writes(on: connection).close(rooms, reason: reason, actor: actor, now: now, effects: effects)
+    }
+
+    /// Each tenant's side effects of closing `rooms`: per plugin, its closing
+    /// messages (decided without I/O, or by `hook`, its transaction's), then
+    /// the engine's close of each room's IM chatroom.
+    func closeEffects(
+        _ rooms: [Room], reason: CloseReason, actor: Actor, now: Date,
+        hook: (BoundPlugin, [Room]) async throws -> [OutboxMessage]
+    ) async throws -> [(tenantID: TenantID, messages: [OutboxMessage])] {
         var effects: [(tenantID: TenantID, messages: [OutboxMessage])] = []
         let groups = Dictionary(grouping: rooms) { GroupKey(tenantID: $0.tenantID, pluginID: $0.pluginID) }
         for (key, group) in groups.sorted(by: { ($0.key.tenantID, $0.key.pluginID) < ($1.key.tenantID, $1.key.pluginID) }) {
@@ -20,8 +34,11 @@ extension RoomEngine {
             do {
                 let plugin = try plugin(key.tenantID, key.pluginID)
                 if case .perRoom(let closeNotice) = plugin.chatroom { notice = closeNotice }
-                let parts = HookParts(connection: connection, tenantID: key.tenantID, now: now, actor: actor, logger: database.logger)
-                messages += try await plugin.closing(group, reason, parts)
+                if let pure = plugin.closingMessages(group, reason) {
+                    messages += pure
+                } else {
+                    messages += try await hook(plugin, group)
+                }
             } catch RoomError.pluginNotEnabled {
                 // A plugin this build no longer has: the rooms still close.
                 database.logger.warning("closing rooms of an unknown plugin without its hook", metadata: ["plugin": "\(key.pluginID)"])
@@ -31,7 +48,7 @@ extension RoomEngine {
             }
             effects.append((key.tenantID, messages))
         }
-        return try await writes(on: connection).close(rooms, reason: reason, actor: actor, now: now, effects: effects)
+        return effects
     }
 
     private struct GroupKey: Hashable {

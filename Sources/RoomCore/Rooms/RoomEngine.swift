@@ -85,22 +85,41 @@ public struct RoomEngine: Sendable {
 
     private func create(_ spec: NewRoom, enabled: EnabledPlugin, tenant: Tenant, by actor: Actor, capacity: Int, ttl: Int, now: Date) async throws -> Room {
         var spec = spec
-        let chatroom = try await openChatroom(&spec, plugin: enabled.plugin, tenant: tenant)
+        // A chatroom kept in this database is written by the room's own
+        // statement; a vendor's is opened first (its id may become the room's).
+        let inDatabase = tenant.chatroomsInRoomDatabase.flatMap { chatrooms -> (any ChatroomsInRoomDatabase)? in
+            guard case .perRoom = enabled.plugin.chatroom, spec.imChatroomID == nil else { return nil }
+            return chatrooms
+        }
+        let chatroom = inDatabase == nil ? try await openChatroom(&spec, plugin: enabled.plugin, tenant: tenant) : nil
         if spec.id == nil { spec.id = drawRoomID() }
+        if inDatabase != nil { spec.imChatroomID = spec.id.map(String.init) }
+        let firstRows = try enabled.plugin.firstRows(spec)
+        let birth = RoomBirth(spec: spec, tenantID: tenant.id, capacity: capacity, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)),
+                              actor: actor, firstRows: firstRows, chatrooms: inDatabase, webhooks: tenant.webhooks)
         do {
-            let room = try await database.transaction { connection in
-                let writes = writes(on: connection)
-                try await writes.checkRoomLimits(tenant.id, pluginID: spec.pluginID, owner: spec.owner, policy: enabled.policy, now: now)
-                let room = try await writes.insertRoom(spec, tenantID: tenant.id, capacity: capacity, now: now,
-                                                       expiresAt: now.addingTimeInterval(TimeInterval(ttl)), by: actor)
-                let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
-                let messages = try await enabled.plugin.created(room, spec.options, parts)
-                try await writes.enqueue(messages, tenantID: tenant.id, now: now)
-                if actor == .admin {
-                    try await writes.audit(AuditAct(tenantID: tenant.id, action: "room.create", target: "room:\(room.id)",
-                                                    detail: ["plugin": room.pluginID, "owner": room.owner, "name": room.name]), by: actor, now: now)
+            let room: Room
+            // One statement when nothing needs a transaction around it: no
+            // limits to count under a lock, no creation hook, no audit row.
+            if firstRows != nil, !enabled.policy.limitsRooms, actor != .admin {
+                guard let born = try await database.query(birth.query).first else { throw RoomError.notFound }
+                room = try RoomRows.decode(born)
+            } else {
+                room = try await database.transaction { connection in
+                    let writes = writes(on: connection)
+                    try await writes.checkRoomLimits(tenant.id, pluginID: spec.pluginID, owner: spec.owner, policy: enabled.policy, now: now)
+                    guard let born = try await connection.run(birth.query, logger: database.logger).collect().first else { throw RoomError.notFound }
+                    let room = try RoomRows.decode(born)
+                    if firstRows == nil {
+                        let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
+                        try await writes.enqueue(try await enabled.plugin.created(room, spec.options, parts), tenantID: tenant.id, now: now)
+                    }
+                    if actor == .admin {
+                        try await writes.audit(AuditAct(tenantID: tenant.id, action: "room.create", target: "room:\(room.id)",
+                                                        detail: ["plugin": room.pluginID, "owner": room.owner, "name": room.name]), by: actor, now: now)
+                    }
+                    return room
                 }
-                return room
             }
             listCache.forget(tenant.id, room.pluginID)
             Self.transitions.increment(kind: "created", plugin: room.pluginID)
@@ -109,7 +128,8 @@ public struct RoomEngine: Sendable {
             if let chatroom {
                 try? await tenant.im.closeChatroom(chatroom, operator: spec.owner, notifyExt: nil)
             }
-            if let taken = error as? PSQLError, taken.serverInfo?[.sqlState] == "23505", taken.serverInfo?[.constraintName] == "rooms_pkey" {
+            if let taken = error as? PSQLError, taken.serverInfo?[.sqlState] == "23505",
+               ["rooms_pkey", "im_chatrooms_pkey"].contains(taken.serverInfo?[.constraintName]) {
                 throw RoomIDTaken(id: spec.id ?? 0)
             }
             throw error
@@ -179,9 +199,12 @@ public struct RoomEngine: Sendable {
         }
     }
 
-    /// Closes the room by the one close path the sweeper also takes.
+    /// Closes the room by the one close path the sweeper also takes: without
+    /// a lock when its plugin's closing needs no hook and no audit row is
+    /// written with it (`dissolveUnlocked`), else in a transaction.
     public func dissolve(_ roomID: RoomID, by actor: Actor, in tenant: Tenant, pluginID: String?) async throws -> Room {
-        try await transition(roomID, in: tenant, pluginID: pluginID, account: nil, .dissolve(by: actor)) { writes, room, _, hook in
+        if actor != .admin, let closed = try await dissolveUnlocked(roomID, by: actor, in: tenant, pluginID: pluginID) { return closed }
+        return try await transition(roomID, in: tenant, pluginID: pluginID, account: nil, .dissolve(by: actor)) { writes, room, _, hook in
             // The close writes its side effects itself, in its own statement.
             try await self.closeRooms([room], reason: .dissolved, actor: actor, connection: writes.connection, now: hook.now)
             if actor == .admin {

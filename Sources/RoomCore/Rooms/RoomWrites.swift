@@ -77,7 +77,7 @@ struct RoomWrites {
     /// other here (an advisory lock held to commit), so concurrent creates
     /// cannot pass either limit.
     func checkRoomLimits(_ tenantID: TenantID, pluginID: String, owner: AccountID, policy: RoomPolicy, now: Date) async throws {
-        guard policy.maxRooms != nil || policy.maxRoomsPerOwner != nil else { return }
+        guard policy.limitsRooms else { return }
         try await connection.run("SELECT pg_advisory_xact_lock(hashtext(\(tenantID + "/" + pluginID + "/rooms")))", logger: logger)
         let rows = try await connection.run("""
             SELECT count(*)::int, count(*) FILTER (WHERE owner = \(owner))::int FROM rooms
@@ -86,38 +86,6 @@ struct RoomWrites {
         guard let (all, owned) = try rows.decode((Int, Int).self).first else { return }
         if let limit = policy.maxRooms, all >= limit { throw RoomError.tooManyRooms(limit: limit) }
         if let limit = policy.maxRoomsPerOwner, owned >= limit { throw RoomError.tooManyRoomsForOwner(limit: limit) }
-    }
-
-    /// The room, its audit events (created, reserved, the owner joined) and
-    /// the owner's membership in one statement.
-    func insertRoom(_ spec: NewRoom, tenantID: TenantID, capacity: Int, now: Date, expiresAt: Date, by actor: Actor) async throws -> Room {
-        let reservation = spec.reservation
-        var events: [(kind: String, detail: [String: String])] = [("created", ["name": spec.name, "owner": spec.owner])]
-        if let reservation { events.append(("reserved", ["accounts": reservation.accounts.joined(separator: ",")])) }
-        if spec.ownerJoins { events.append(("joined", ["role": "owner", "account": spec.owner])) }
-        let details = events.map { JSONValue.object($0.detail.mapValues(JSONValue.string)).jsonText }
-        let rows = try await connection.run("""
-            WITH room AS (
-                INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at,
-                                   reserved_for, reserved_until, lapse_action, im_chatroom_id, attributes, joined_count, total_joins, peak_members)
-                VALUES (\(tenantID), \(spec.id), \(spec.pluginID), \(spec.name), \(spec.owner), 'open', \(capacity), \(now), \(expiresAt),
-                        \(reservation?.accounts), \(reservation?.until), \(reservation?.onLapse.rawValue ?? LapseAction.release.rawValue),
-                        \(spec.imChatroomID), \(spec.attributes)::jsonb, \(spec.ownerJoins ? 1 : 0), \(spec.ownerJoins ? 1 : 0), \(spec.ownerJoins ? 1 : 0))
-                RETURNING \(unescaped: RoomRows.columns)
-            ), owner_joined AS (
-                INSERT INTO room_members (tenant_id, room_id, accid, role, status, joined_at, updated_at)
-                SELECT tenant_id, room_id, owner, 'owner', 'joined', \(now), \(now) FROM room WHERE \(spec.ownerJoins)
-            ), events AS (
-                INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-                SELECT room.tenant_id, room.room_id, \(now), e.kind, \(actor.description), e.detail::jsonb
-                FROM room, unnest(\(events.map(\.kind))::text[], \(details)::text[]) WITH ORDINALITY AS e(kind, detail, n)
-                ORDER BY e.n
-            )
-            SELECT * FROM room
-            """, logger: logger)
-        guard let room = try await RoomRows.all(rows).first else { throw RoomError.notFound }
-        for event in events { try await publish([room], kind: event.kind, actor: actor, detail: event.detail, at: now) }
-        return room
     }
 
     func join(_ room: Room, _ account: AccountID, role: String, claimsReservation: Bool, now: Date) async throws {
@@ -155,27 +123,10 @@ struct RoomWrites {
     /// closes a thousand at once; dissolve, one. Returns whether it queued any.
     @discardableResult
     func close(_ rooms: [Room], reason: CloseReason, actor: Actor, now: Date, effects: [(tenantID: TenantID, messages: [OutboxMessage])]) async throws -> Bool {
-        let detail = JSONValue.object(["reason": .string(reason.rawValue)]).jsonText
-        var outbox = OutboxRows()
-        for (tenantID, notices) in notices(rooms, kind: "closed", actor: actor, detail: ["reason": reason.rawValue], at: now) {
-            outbox.add(notices, tenantID: tenantID, webhooks: webhooks(tenantID), now: now)
-        }
-        for (tenantID, messages) in effects { outbox.add(messages, tenantID: tenantID, webhooks: webhooks(tenantID), now: now) }
-        try await connection.run("""
-            -- cross-tenant: a sweep closes its batch of rooms, of any tenants, in one statement
-            WITH closed AS (
-                UPDATE rooms r SET state = 'closed', close_reason = \(reason.rawValue), closed_at = \(now), version = r.version + 1
-                FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
-                WHERE r.tenant_id = u.t AND r.room_id = u.id
-                RETURNING r.tenant_id, r.room_id
-            ), queued AS (
-                \(outboxInsert: outbox, at: now)
-            )
-            INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-            SELECT tenant_id, room_id, \(now), 'closed', \(actor.description), \(detail)::jsonb FROM closed
-            """, logger: logger)
-        try await outbox.writeTimeline(at: now, on: connection, logger: logger)
-        return !outbox.isEmpty
+        let close = RoomClose(rooms: rooms, reason: reason, actor: actor, now: now, effects: effects, webhooks: webhooks)
+        try await connection.run(close.lockedQuery, logger: logger)
+        try await close.outbox.writeTimeline(at: now, on: connection, logger: logger)
+        return !close.outbox.isEmpty
     }
 
     func releaseReservations(_ rooms: [Room]) async throws {

@@ -53,6 +53,19 @@ public protocol RoomPlugin: Sendable {
     /// room, or the room is refused with them.
     func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage]
 
+    /// The rows a room is born with, decided without I/O from the prepared
+    /// creation (`spec.id` is the room's): the engine writes them in the
+    /// room's own create statement, and `roomCreated` is not called. nil (the
+    /// default): `roomCreated` runs in the create's transaction instead, for
+    /// a plugin whose creation reads or refuses under a unique index.
+    func firstRows(of spec: NewRoom, settings: Settings) -> FirstRows?
+
+    /// The messages closing `closing` sends, decided without I/O: the engine
+    /// writes them in the close's own statement, and `roomsClosing` is not
+    /// called. nil (the default): `roomsClosing` runs in the close's
+    /// transaction instead, for a plugin whose rows change when a room ends.
+    func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]?
+
     /// Runs inside the engine's transaction that closes `closing` (all of this
     /// plugin, one tenant), before the engine closes their IM chatrooms; the
     /// returned side effects are written to the outbox in that transaction.
@@ -98,6 +111,10 @@ extension RoomPlugin {
     public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
+
+    public func firstRows(of spec: NewRoom, settings: Settings) -> FirstRows? { nil }
+
+    public func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]? { nil }
 
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 

@@ -34,6 +34,9 @@ public struct RoomPolicy: Sendable, Equatable {
         self.roomsPerAddress = roomsPerAddress
     }
 
+    /// Does a create count the open rooms first (under a lock, in a transaction)?
+    public var limitsRooms: Bool { maxRooms != nil || maxRoomsPerOwner != nil }
+
     /// Reads the overridable keys from a plugin's table.
     public func reading(_ reader: SettingsReader) -> RoomPolicy {
         // 0 in a tenant file: no limit.

@@ -6,7 +6,7 @@ import RoomCore
 /// The embedded IM provider, the default for every tenant: IM state lives in
 /// PostgreSQL (`schema/im-local`), so the product runs with no vendor account.
 /// Membership means a live connection that entered the chatroom.
-public struct LocalIMProvider: IMProvider {
+public struct LocalIMProvider: ChatroomsInRoomDatabase {
     public let kind = "local"
     public let tenantID: TenantID
     public let database: Database
@@ -115,6 +115,18 @@ public struct LocalIMProvider: IMProvider {
         for id in try rows.decode(String.self) { return id }
         if let id { throw IMError.rejected(operation: "createChatroom", code: 409, message: "chatroom \(id) exists") }
         throw IMError.unavailable(operation: "createChatroom", detail: "no id returned")
+    }
+
+    /// `createChatroom` as part of a room's create statement (#28, item 3).
+    public func appendChatroomInsert(to sql: inout PostgresQuery.StringInterpolation, fromRooms rooms: String, now: Date) {
+        // The text check reads literals one at a time: this statement binds
+        // its tenant (the provider's) as the row's, and skips another's room.
+        sql.appendLiteral("/* cross-tenant: no, the provider's tenant is bound */ INSERT INTO im_chatrooms (tenant_id, chatroom_id, name, creator, created_at) SELECT ")
+        sql.appendInterpolation(tenantID)
+        sql.appendLiteral(", im_chatroom_id, name, owner, ")
+        sql.appendInterpolation(now)
+        sql.appendLiteral(" FROM \(rooms) WHERE im_chatroom_id IS NOT NULL AND tenant_id = ")
+        sql.appendInterpolation(tenantID)
     }
 
     /// Idempotent: closing a closed chatroom succeeds and tells nobody again

@@ -1,0 +1,81 @@
+import Foundation
+import PostgresNIO
+
+/// The statement that closes rooms: their rows, their `closed` events, the
+/// webhooks that want them and the close's side effects. Two forms: on rooms
+/// the caller's transaction has locked (a sweep's batch, a close whose
+/// plugin hook wrote rows), or on one room read without a lock, applied only
+/// if the room is still open at the version read (#28, item 3: a dissolve is
+/// then its read, this statement and its commit probe).
+struct RoomClose {
+    let rooms: [Room]
+    let reason: CloseReason
+    let actor: Actor
+    let now: Date
+    let outbox: OutboxRows
+
+    init(rooms: [Room], reason: CloseReason, actor: Actor, now: Date, effects: [(tenantID: TenantID, messages: [OutboxMessage])],
+         webhooks: (TenantID) -> [WebhookEndpoint]) {
+        self.rooms = rooms
+        self.reason = reason
+        self.actor = actor
+        self.now = now
+        var outbox = OutboxRows()
+        let detail: [String: JSONValue] = ["reason": .string(reason.rawValue)]
+        if let (type, extra) = WebhookEventTypes.type(ofTimelineKind: "closed") {
+            for (tenantID, group) in Dictionary(grouping: rooms, by: \.tenantID).sorted(by: { $0.key < $1.key }) {
+                let endpoints = webhooks(tenantID)
+                guard endpoints.contains(where: { $0.wants(type) }) else { continue }
+                outbox.add(group.flatMap { room in
+                    let data = EventNotice.engineData(detail, extra: extra, plugin: room.pluginID, actor: actor.description)
+                    return EventNotice(tenantID: tenantID, roomID: room.id, type: type, at: now, data: data).deliveries(to: endpoints)
+                }, tenantID: tenantID, webhooks: endpoints, now: now)
+            }
+        }
+        for (tenantID, messages) in effects { outbox.add(messages, tenantID: tenantID, webhooks: webhooks(tenantID), now: now) }
+        self.outbox = outbox
+    }
+
+    private var detail: String { JSONValue.object(["reason": .string(reason.rawValue)]).jsonText }
+
+    /// On rooms this transaction has locked; the plugins' timeline events
+    /// follow in a statement of their own (`OutboxRows.writeTimeline`).
+    var lockedQuery: PostgresQuery {
+        """
+        -- cross-tenant: a sweep closes its batch of rooms, of any tenants, in one statement
+        WITH closed AS (
+            UPDATE rooms r SET state = 'closed', close_reason = \(reason.rawValue), closed_at = \(now), version = r.version + 1
+            FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
+            WHERE r.tenant_id = u.t AND r.room_id = u.id
+            RETURNING r.tenant_id, r.room_id
+        ), queued AS (
+            \(outboxInsert: outbox, at: now)
+        )
+        INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+        SELECT tenant_id, room_id, \(now), 'closed', \(actor.description), \(detail)::jsonb FROM closed
+        """
+    }
+
+    /// On the one room, read without a lock: everything is written only if
+    /// it is still open at `version`; returns a row if it was. A racing
+    /// writer makes this statement wait on the room's row, then find the
+    /// version moved and write nothing (`RoomEngine.change` does the same).
+    func guardedQuery(version: Int64) -> PostgresQuery {
+        let room = rooms[0]
+        return """
+            WITH closed AS (
+                UPDATE rooms SET state = 'closed', close_reason = \(reason.rawValue), closed_at = \(now), version = version + 1
+                WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND version = \(version) AND state = 'open'
+                RETURNING tenant_id, room_id
+            ), event AS (
+                INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+                SELECT tenant_id, room_id, \(now), 'closed', \(actor.description), \(detail)::jsonb FROM closed
+            ), timeline AS (
+                \(timelineInsert: outbox, at: now, onlyIf: "closed")
+            ), queued AS (
+                \(outboxInsert: outbox, at: now, onlyIf: "closed")
+            )
+            SELECT count(*)::int FROM closed
+            """
+    }
+}

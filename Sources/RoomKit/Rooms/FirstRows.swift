@@ -1,0 +1,31 @@
+import Foundation
+
+/// The rows a room is born with in one of the plugin's per-room tables,
+/// decided without I/O: the engine writes them in the room's own create
+/// statement (#28, item 3), so a create is that statement and its commit.
+public struct FirstRows: Sendable {
+    /// The plugin's table (a `RoomRowTable`'s name: plain identifiers only);
+    /// nil for a room born with no rows of the plugin's.
+    public let table: String?
+    public let columns: [String]
+    public let stamp: String?
+    /// Each row's columns, as a JSON array of objects (`jsonb_populate_recordset`).
+    public let rowsJSON: String
+
+    public init<Row: RoomRow>(_ table: RoomRowTable<Row>, _ rows: [Row]) {
+        self.table = table.name
+        self.columns = table.columns
+        self.stamp = table.stamp
+        self.rowsJSON = JSONValue.array(rows.map { .object($0.columns) }).jsonText
+    }
+
+    private init() {
+        table = nil
+        columns = []
+        stamp = nil
+        rowsJSON = "[]"
+    }
+
+    /// The plugin keeps no rows of its own for a new room.
+    public static let empty = FirstRows()
+}

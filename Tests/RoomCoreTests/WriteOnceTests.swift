@@ -1,0 +1,80 @@
+import Foundation
+import PostgresNIO
+import RoomCore
+import RoomTestSupport
+import Testing
+
+/// Creates and dissolves written in one statement (#28, item 3): the room,
+/// its events, its local IM chatroom and the plugin's first rows are one
+/// statement; a dissolve is decided on a read without a lock and applies
+/// only if the room is still open at the version read.
+@Suite struct WriteOnceTests {
+    /// Eight dissolves of one room race joins, ten rounds: exactly one
+    /// dissolve closes it, the rest are told it is closed; it has one
+    /// `closed` event and one chatroom close queued, and its joined count is
+    /// its joined members.
+    @Test func racingDissolvesCloseARoomOnce() async throws {
+        let fixture = try await EngineFixture()
+        let tenant = fixture.tenant
+        for round in 0..<10 {
+            let room = try await fixture.room(owner: "host\(round)", capacity: 20)
+            let results = await withTaskGroup(of: (dissolve: Bool, ok: Bool, error: RoomError?).self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        do {
+                            if index % 3 == 2 {
+                                _ = try await fixture.engine.join(room.id, account: "guest\(index)", in: tenant, pluginID: nil)
+                                return (false, true, nil)
+                            }
+                            _ = try await fixture.engine.dissolve(room.id, by: .account("host\(round)"), in: tenant, pluginID: nil)
+                            return (true, true, nil)
+                        } catch {
+                            return (index % 3 != 2, false, error as? RoomError)
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let dissolves = results.filter(\.dissolve)
+            #expect(dissolves.filter(\.ok).count == 1, "round \(round): one dissolve closes the room")
+            #expect(dissolves.filter { !$0.ok }.allSatisfy { $0.error == .closed }, "round \(round): the others are told it is closed: \(dissolves)")
+            #expect(try await fixture.engine.store.room(tenant.id, room.id)?.state == .closed(.dissolved))
+            let events = try await fixture.engine.store.events(tenant.id, room.id).map(\.kind)
+            #expect(events.filter { $0 == "closed" }.count == 1, "round \(round): \(events)")
+            #expect(try await fixture.count("""
+                SELECT count(*)::int FROM outbox WHERE tenant_id = ANY($1) AND room_id = \(room.id) AND payload::text LIKE '%closeChatroom%'
+                """) == 1)
+            let joined = try await fixture.engine.store.members(tenant.id, room.id).filter { $0.status == .joined }.count
+            #expect(try await fixture.count("SELECT joined_count FROM rooms WHERE tenant_id = ANY($1) AND room_id = \(room.id)") == joined)
+        }
+    }
+
+    /// The local IM's chatroom is written by the room's statement: an id
+    /// whose chatroom exists (a room the retention purge removed, its
+    /// chatroom not yet) is drawn again, that chatroom left as it was, and
+    /// nothing of the refused draw stays.
+    @Test func aDrawnIDWhoseChatroomExistsIsDrawnAgainLeavingNothing() async throws {
+        let fixture = try await EngineFixture()
+        let tenant = fixture.tenant
+        let taken = RoomID(1_000_000_000) + RoomID.random(in: 0..<100_000_000)
+        try await fixture.database.query("""
+            INSERT INTO im_chatrooms (tenant_id, chatroom_id, name, creator, created_at) VALUES (\(tenant.id), \(String(taken)), 'older', 'someone', now())
+            """)
+        let fresh = RoomID(2_000_000_000) + RoomID.random(in: 0..<100_000_000)
+        let draws = Draws([taken, fresh])
+        let directory = fixture.tenants.directory
+        let engine = RoomEngine(database: fixture.database, clock: fixture.clock, registry: TestTenants.registry, tenants: { directory[$0] },
+                                drawRoomID: { draws.next() })
+        let room = try await engine.create(NewRoom(pluginID: TestRoomsPlugin.pluginID, name: "new", owner: "alice"), in: tenant, by: .account("alice"))
+        #expect(room.id == fresh && room.imChatroomID == String(fresh))
+        #expect(draws.drawn == 2)
+        #expect(try await fixture.count("SELECT count(*)::int FROM rooms WHERE tenant_id = ANY($1) AND room_id = \(taken)") == 0)
+        #expect(try await fixture.count("SELECT count(*)::int FROM room_events WHERE tenant_id = ANY($1) AND room_id = \(taken)") == 0)
+        #expect(try await fixture.count("""
+            SELECT count(*)::int FROM im_chatrooms WHERE tenant_id = ANY($1) AND chatroom_id = '\(taken)' AND name = 'older' AND creator = 'someone'
+            """) == 1, "the older chatroom was not touched")
+        #expect(try await fixture.count("""
+            SELECT count(*)::int FROM im_chatrooms WHERE tenant_id = ANY($1) AND chatroom_id = '\(fresh)' AND creator = 'alice' AND open
+            """) == 1, "the new room's chatroom was opened by its statement")
+    }
+}
