@@ -77,4 +77,35 @@ import Testing
             SELECT count(*)::int FROM im_chatrooms WHERE tenant_id = ANY($1) AND chatroom_id = '\(fresh)' AND creator = 'alice' AND open
             """) == 1, "the new room's chatroom was opened by its statement")
     }
+
+    /// A client's dissolve reads its session with the room: none, a
+    /// stranger's or another plugin's is refused and writes nothing; the
+    /// owner's closes the room, its event naming the owner.
+    @Test func aDissolveByASessionIsTheOwnersOnly() async throws {
+        let fixture = try await EngineFixture()
+        let tenant = fixture.tenant
+        let accounts = AccountStore(database: fixture.database, clock: fixture.clock)
+        let owner = try await accounts.createGuest(tenant.id, nickname: { _ in "owner" }, avatar: "")
+        let stranger = try await accounts.createGuest(tenant.id, nickname: { _ in "stranger" }, avatar: "")
+        let plugin = TestRoomsPlugin.pluginID
+        let room = try await fixture.engine.create(NewRoom(pluginID: plugin, name: "mine", owner: owner.accid), in: tenant, by: .account(owner.accid))
+        let ownerSid = try await accounts.openSession(tenant.id, accid: owner.accid, pluginID: plugin, ttlSeconds: 600).sid
+        let strangerSid = try await accounts.openSession(tenant.id, accid: stranger.accid, pluginID: plugin, ttlSeconds: 600).sid
+        let otherPluginSid = try await accounts.openSession(tenant.id, accid: owner.accid, pluginID: "audio-chatroom", ttlSeconds: 600).sid
+        struct Refused: Error, Equatable {}
+        for sid in [nil, "no-such-sid", otherPluginSid] {
+            await #expect(throws: Refused.self) {
+                try await fixture.engine.dissolve(room.id, caller: CallerSession(sid: sid, refusal: Refused()), in: tenant, pluginID: plugin)
+            }
+        }
+        await #expect(throws: RoomError.notOwner) {
+            try await fixture.engine.dissolve(room.id, caller: CallerSession(sid: strangerSid, refusal: Refused()), in: tenant, pluginID: plugin)
+        }
+        #expect(try await fixture.engine.store.room(tenant.id, room.id)?.isOpen == true)
+        #expect(try await fixture.engine.store.events(tenant.id, room.id).map(\.kind) == ["created"])
+        let closed = try await fixture.engine.dissolve(room.id, caller: CallerSession(sid: ownerSid, refusal: Refused()), in: tenant, pluginID: plugin)
+        #expect(closed.state == .closed(.dissolved))
+        let events = try await fixture.engine.store.events(tenant.id, room.id)
+        #expect(events.map(\.kind) == ["created", "closed"] && events.last?.actor == "account:\(owner.accid)")
+    }
 }

@@ -68,6 +68,10 @@ struct EngineRooms: PluginRooms {
         try await engine.dissolve(roomID, by: actor, in: tenant, pluginID: pluginID)
     }
 
+    func dissolve(_ roomID: RoomID, caller: CallerSession) async throws -> Room {
+        try await engine.dissolve(roomID, caller: caller, in: tenant, pluginID: pluginID)
+    }
+
     func list(limit: Int, offset: Int) async throws -> (rooms: [ListedRoom], total: Int) {
         try await engine.openRooms(tenant.id, pluginID: pluginID, limit: limit, offset: offset)
     }

@@ -44,9 +44,10 @@ extension RoomEngine {
         throw DatabaseUnavailable("the room is changing too often at once; try again")
     }
 
-    private struct ChangeRead<Row: RoomRow> {
+    struct ChangeRead<Row: RoomRow> {
         var room: Room?
         var version: Int64 = 0
+        var joinedCount = 0
         var rows: [Row] = []
         var joined: Set<AccountID> = []
         var caller: Account?
@@ -55,24 +56,28 @@ extension RoomEngine {
     /// The caller's session (and whether a ban keeps it out), the room, its
     /// version, the plugin's rows and which of `members` are joined, in one statement: one row whether or
     /// not the room or the session exists, so the two are told apart.
-    private func read<Row: RoomRow>(
-        _ roomID: RoomID, in tenant: Tenant, pluginID: String, table: RoomRowTable<Row>, members: [AccountID], caller: CallerSession?, now: Date
+    /// `table` nil: no plugin rows (a dissolve's read).
+    func read<Row: RoomRow>(
+        _ roomID: RoomID, in tenant: Tenant, pluginID: String?, table: RoomRowTable<Row>?, members: [AccountID], caller: CallerSession?, now: Date
     ) async throws -> ChangeRead<Row> {
+        let rowsRead: String = table.map { table in """
+            (SELECT coalesce(jsonb_agg(to_jsonb(t) - 'tenant_id' - 'room_id' ORDER BY t.\(table.key)), '[]'::jsonb)::text
+             FROM \(table.name) t WHERE t.tenant_id = rooms.tenant_id AND t.room_id = rooms.room_id)
+            """ } ?? "'[]'"
         let rows = try await database.query("""
             SELECT \(unescaped: RoomRows.columns), version,
-                   (SELECT coalesce(jsonb_agg(to_jsonb(t) - 'tenant_id' - 'room_id' ORDER BY t.\(unescaped: table.key)), '[]'::jsonb)::text
-                    FROM \(unescaped: table.name) t WHERE t.tenant_id = rooms.tenant_id AND t.room_id = rooms.room_id),
+                   \(unescaped: rowsRead),
                    (SELECT coalesce(array_agg(m.accid), '{}') FROM room_members m
                     WHERE m.tenant_id = rooms.tenant_id AND m.room_id = rooms.room_id AND m.status = 'joined' AND m.accid = ANY(\(members)::text[])),
                    c.accid, c.nickname, c.avatar, c.role,
-                   c.accid IS NOT NULL AND roomkeeper_banned(\(tenant.id), c.accid, \(roomID), \(now))
+                   c.accid IS NOT NULL AND roomkeeper_banned(\(tenant.id), c.accid, \(roomID), \(now)), joined_count
             FROM (SELECT 1) AS one
             LEFT JOIN rooms ON rooms.tenant_id = \(tenant.id) AND rooms.room_id = \(roomID)
             LEFT JOIN LATERAL (
                 SELECT a.accid, a.nickname, a.avatar, a.role FROM sessions s
                 JOIN accounts a ON a.tenant_id = s.tenant_id AND a.accid = s.accid
                 WHERE s.tenant_id = \(tenant.id) AND s.token_hash = \(caller?.sid.map(Secrets.sha256Hex) ?? "")
-                  AND s.plugin_id = \(pluginID) AND s.revoked_at IS NULL AND s.expires_at > \(now)
+                  AND s.plugin_id = \(pluginID ?? "") AND s.revoked_at IS NULL AND s.expires_at > \(now)
             ) AS c ON true
             """)
         guard let row = rows.first else { throw RoomError.notFound }
@@ -87,7 +92,9 @@ extension RoomEngine {
         guard try cells[1].decode(Int64?.self) != nil else { return read }
         read.room = try RoomRows.decode(row)
         read.version = try cells[17].decode(Int64.self)
+        read.joinedCount = try cells[25].decode(Int.self)
         read.joined = Set(try cells[19].decode([String].self))
+        guard let table else { return read }
         guard case .array(let objects)? = JSONValue.parse(try cells[18].decode(String.self)) else { throw RowsUnreadable(table: table.name) }
         read.rows = try objects.map { object in
             guard case .object(let columns) = object else { throw RowsUnreadable(table: table.name) }

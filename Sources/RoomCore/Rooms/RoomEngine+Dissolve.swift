@@ -2,34 +2,58 @@ import Foundation
 import PostgresNIO
 
 /// A dissolve decided on one read and written once (#28, item 3), as
-/// `RoomEngine.change` does a plugin's move: the room and its version are
-/// read without a lock, `RoomLifecycle` decides, and one statement closes it
-/// with its events and side effects only if it is still open at that
-/// version. A dissolve was 5 round trips (BEGIN, the lock, the close, its
-/// plugin's timeline, COMMIT); it is now the read, the close and its commit
-/// probe.
+/// `RoomEngine.change` does a plugin's move: the room, its version and the
+/// caller's session are read in one statement without a lock,
+/// `RoomLifecycle` decides, and one statement closes the room with its
+/// events and side effects only if it is still open at that version. A
+/// client's dissolve was 6 round trips (the session, BEGIN, the lock, the
+/// close, its plugin's timeline, COMMIT); it is now the read, the close and
+/// its commit probe.
 extension RoomEngine {
+    /// Who dissolves: an actor the caller vouches for, or a client request's
+    /// session, read with the room.
+    public enum Dissolver: Sendable {
+        case actor(Actor)
+        case session(CallerSession)
+    }
+
+    /// The room dissolved by the account of `caller`'s live session of
+    /// `pluginID` (refused with its `refusal` without one).
+    public func dissolve(_ roomID: RoomID, caller: CallerSession, in tenant: Tenant, pluginID: String) async throws -> Room {
+        if let closed = try await dissolveUnlocked(roomID, by: .session(caller), in: tenant, pluginID: pluginID) { return closed }
+        // The plugin closes with a hook: its transaction, the session resolved first.
+        guard let sid = caller.sid, let (account, _) = try await AccountStore(database: database, clock: clock).resolve(tenant.id, sid: sid, pluginID: pluginID) else {
+            throw caller.refusal
+        }
+        return try await dissolve(roomID, by: .account(account.accid), in: tenant, pluginID: pluginID)
+    }
+
     /// nil when the room's plugin closes with a hook (its rows change with
     /// the close): the caller then closes it in a transaction.
-    func dissolveUnlocked(_ roomID: RoomID, by actor: Actor, in tenant: Tenant, pluginID: String?) async throws -> Room? {
+    func dissolveUnlocked(_ roomID: RoomID, by dissolver: Dissolver, in tenant: Tenant, pluginID: String?) async throws -> Room? {
+        var caller: CallerSession?
+        if case .session(let session) = dissolver {
+            guard session.sid != nil else { throw session.refusal }
+            caller = session
+        }
         for _ in 1...Self.changeAttempts {
             let now = clock.now()
-            let rows = try await database.query("""
-                SELECT \(unescaped: RoomRows.columns), version, joined_count FROM rooms WHERE tenant_id = \(tenant.id) AND room_id = \(roomID)
-                """)
-            guard let row = rows.first else { throw RoomError.notFound }
-            let room = try RoomRows.decode(row)
-            guard pluginID == nil || room.pluginID == pluginID else { throw RoomError.notFound }
-            let cells = row.makeRandomAccess()
-            let (version, joinedCount) = (try cells[17].decode(Int64.self), try cells[18].decode(Int.self))
-            let decision = try RoomLifecycle.decide(.dissolve(by: actor), on: .init(room: room, joinedCount: joinedCount, memberStatus: nil), now: now).get()
-            guard case .close(let reason) = decision else { return nil }
-            let plugin = try plugin(room.tenantID, room.pluginID)
-            guard plugin.closingMessages([room], reason) != nil else { return nil }
+            let read: ChangeRead<NoRows> = try await read(roomID, in: tenant, pluginID: pluginID, table: nil, members: [], caller: caller, now: now)
+            let actor: Actor
+            switch dissolver {
+            case .actor(let given): actor = given
+            case .session(let session):
+                guard let account = read.caller else { throw session.refusal }
+                actor = .account(account.accid)
+            }
+            guard let room = read.room, pluginID == nil || room.pluginID == pluginID else { throw RoomError.notFound }
+            let snapshot = RoomLifecycle.Snapshot(room: room, joinedCount: read.joinedCount, memberStatus: nil)
+            let decision = try RoomLifecycle.decide(.dissolve(by: actor), on: snapshot, now: now).get()
+            guard case .close(let reason) = decision, try plugin(room.tenantID, room.pluginID).closingMessages([room], reason) != nil else { return nil }
             let effects = try await closeEffects([room], reason: reason, actor: actor, now: now) { _, _ in [] }
             let close = RoomClose(rooms: [room], reason: reason, actor: actor, now: now, effects: effects,
                                   webhooks: { [tenants] in tenants($0)?.webhooks ?? [] })
-            if try await database.query(close.guardedQuery(version: version)).decode(Int.self).first == 1 {
+            if try await database.query(close.guardedQuery(version: read.version)).decode(Int.self).first == 1 {
                 listCache.forget(room.tenantID, room.pluginID)
                 Self.transitions.increment(kind: Self.name(of: decision), plugin: room.pluginID)
                 return Self.room(room, after: decision, now: now)
@@ -38,4 +62,10 @@ extension RoomEngine {
         }
         throw DatabaseUnavailable("the room is changing too often at once; try again")
     }
+}
+
+/// A read with no plugin rows (a dissolve's).
+struct NoRows: RoomRow {
+    init(columns: [String: JSONValue]) throws {}
+    var columns: [String: JSONValue] { [:] }
 }

@@ -203,7 +203,7 @@ public struct RoomEngine: Sendable {
     /// a lock when its plugin's closing needs no hook and no audit row is
     /// written with it (`dissolveUnlocked`), else in a transaction.
     public func dissolve(_ roomID: RoomID, by actor: Actor, in tenant: Tenant, pluginID: String?) async throws -> Room {
-        if actor != .admin, let closed = try await dissolveUnlocked(roomID, by: actor, in: tenant, pluginID: pluginID) { return closed }
+        if actor != .admin, let closed = try await dissolveUnlocked(roomID, by: .actor(actor), in: tenant, pluginID: pluginID) { return closed }
         return try await transition(roomID, in: tenant, pluginID: pluginID, account: nil, .dissolve(by: actor)) { writes, room, _, hook in
             // The close writes its side effects itself, in its own statement.
             try await self.closeRooms([room], reason: .dissolved, actor: actor, connection: writes.connection, now: hook.now)

@@ -54,6 +54,11 @@ public protocol PluginRooms: Sendable {
     @discardableResult
     func dissolve(_ roomID: RoomID, by actor: Actor) async throws -> Room
 
+    /// Dissolved by the account of `caller`'s session (refused with its
+    /// `refusal` unless live), read with the room: one round trip fewer.
+    @discardableResult
+    func dissolve(_ roomID: RoomID, caller: CallerSession) async throws -> Room
+
     /// A page of the plugin's open rooms, newest first, and how many there are.
     func list(limit: Int, offset: Int) async throws -> (rooms: [ListedRoom], total: Int)
 }
