@@ -58,6 +58,14 @@ public struct TableQuery: Sendable, ExpressibleByStringInterpolation {
             sql += "$\(values.count + 1)"
         }
 
+        /// An optional value, bound as NULL when absent (an overload of its
+        /// own: the generic one above made the compiler warn of a debug
+        /// description it does not produce).
+        public mutating func appendInterpolation<Value: TableBindable>(_ value: Value?) {
+            values.append(value.tableValue)
+            sql += "$\(values.count + 1)"
+        }
+
         /// Text fixed at compile time (a column list), spliced as it is.
         public mutating func appendInterpolation(unescaped text: StaticString) {
             sql += text.description
