@@ -88,6 +88,45 @@ import Testing
         }
     }
 
+    /// Eight moderators ban (and mute) the same account at once, in a room
+    /// and in the tenant: one ban of each scope is in force, so lifting the
+    /// one they see lets the account back in. Before: eight rows landed, and
+    /// after a lift the other seven kept it out.
+    @Test func racingBansOfOneAccountLeaveOneInForceThatALiftEnds() async throws {
+        let setup = try await Setup()
+        try await setup.fixture.live { http in
+            let room = try await setup.room(http)
+            let scopes: [(post: String, list: String, lift: String)] = [
+                ("/rooms/\(room)/bans", "/rooms/\(room)/bans?active=true", "/rooms/\(room)/bans/"),
+                ("/rooms/\(room)/mutes", "/rooms/\(room)/mutes?active=true", "/rooms/\(room)/mutes/"),
+                ("/bans", "/bans?active=true", "/bans/"),
+            ]
+            for scope in scopes {
+                let statuses = await withTaskGroup(of: Int.self) { group in
+                    for index in 0..<8 {
+                        group.addTask {
+                            let body = #"{"account":"frank","reason":"round \#(index)"}"#
+                            return (try? await setup.admin(http, scope.post, json: body).status.code) ?? 0
+                        }
+                    }
+                    return await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(statuses.allSatisfy { $0 == 201 }, "\(scope.post): each ban is answered: \(statuses)")
+                let listed = try await http.get("/admin/v1/tenants/\(setup.tenant)\(scope.list)", key: setup.fixture.operatorKey)
+                let active = Self.items(listed).filter { $0["account"]?.string == "frank" }
+                #expect(active.count == 1, "\(scope.post): one in force, not \(active.count)")
+                let id = try #require(active.first?["id"]?.string)
+                let lifted = try await http.request(.delete, "/admin/v1/tenants/\(setup.tenant)\(scope.lift)\(id)", key: setup.fixture.operatorKey)
+                #expect(lifted.status == .ok)
+            }
+            #expect(try await setup.join(http, "frank", room) == 200, "every ban lifted: frank is back in")
+            let muted = try await setup.fixture.database.query("""
+                SELECT roomkeeper_muted(\(setup.tenant), 'frank', \(room), \(setup.clock.now()))
+                """).decode(Bool.self).first
+            #expect(muted == false, "the mute lifted is the only one")
+        }
+    }
+
     @Test func aTenantBanKeepsAnAccountOutOfEveryRoomOfItsTenantOnly() async throws {
         let setup = try await Setup()
         try await setup.fixture.live { http in

@@ -42,12 +42,24 @@ public struct BanStore: Sendable {
     static let columns = "tenant_id, ban_id, accid, room_id, reason, expires_at, created_at, created_by, lifted_at, lifted_by, kind"
 
     /// Records a ban; the caller writes what goes with it (a membership ended,
-    /// sessions revoked, events) in the same transaction.
+    /// sessions revoked, events) in the same transaction. One ban of a kind
+    /// is in force per account and scope (`bans_one_in_force`): a new one
+    /// replaces the terms (reason, expiry) of the one in force and keeps its
+    /// id, and of two made at once the second waits for the first and then
+    /// does the same. An ended ban of the scope is stamped ended first (at
+    /// its expiry, by "expired"), so its history stays as it was.
     static func insert(_ tenantID: TenantID, kind: Ban.Kind = .ban, accid: AccountID, roomID: RoomID?, reason: String, expiresAt: Date?,
                        by actor: Actor, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> Ban {
+        try await connection.run("""
+            UPDATE bans SET lifted_at = expires_at, lifted_by = 'expired'
+            WHERE tenant_id = \(tenantID) AND accid = \(accid) AND kind = \(kind.rawValue) AND coalesce(room_id, 0) = \(roomID ?? 0)
+              AND lifted_at IS NULL AND expires_at <= \(now)
+            """, logger: logger)
         let rows = try await connection.run("""
             INSERT INTO bans (tenant_id, accid, room_id, reason, expires_at, created_at, created_by, kind)
             VALUES (\(tenantID), \(accid), \(roomID), \(reason), \(expiresAt), \(now), \(actor.description), \(kind.rawValue))
+            ON CONFLICT (tenant_id, accid, kind, (coalesce(room_id, 0))) WHERE lifted_at IS NULL
+            DO UPDATE SET reason = EXCLUDED.reason, expires_at = EXCLUDED.expires_at
             RETURNING \(unescaped: Self.columns)
             """, logger: logger).collect()
         guard let ban = try Self.decode(rows).first else { throw DatabaseUnavailable("the ban was not recorded") }

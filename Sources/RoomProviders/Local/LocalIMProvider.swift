@@ -121,7 +121,7 @@ public struct LocalIMProvider: ChatroomsInRoomDatabase {
     public func appendChatroomInsert(to sql: inout PostgresQuery.StringInterpolation, fromRooms rooms: String, now: Date) {
         // The text check reads literals one at a time: this statement binds
         // its tenant (the provider's) as the row's, and skips another's room.
-        sql.appendLiteral("/* cross-tenant: no, the provider's tenant is bound */ INSERT INTO im_chatrooms (tenant_id, chatroom_id, name, creator, created_at) SELECT ")
+        sql.appendLiteral("/* cross-tenant: no, the tenant of the provider is bound */ INSERT INTO im_chatrooms (tenant_id, chatroom_id, name, creator, created_at) SELECT ")
         sql.appendInterpolation(tenantID)
         sql.appendLiteral(", im_chatroom_id, name, owner, ")
         sql.appendInterpolation(now)
