@@ -42,7 +42,8 @@ extension RoomEngine {
             if wasJoined || banned {
                 try await writes.removeMember(room, account, status: banned ? .banned : .left, wasJoined: wasJoined, now: hook.now)
             }
-            var detail = ["account": account, "reason": reason]
+            // Whether it had joined: the usage rollup counts a member leaving (#30).
+            var detail = ["account": account, "reason": reason, "wasMember": String(wasJoined)]
             if banned {
                 let ban = try await BanStore.insert(tenant.id, accid: account, roomID: room.id, reason: reason, expiresAt: until, by: actor,
                                                     now: hook.now, on: writes.connection, logger: database.logger)
@@ -52,7 +53,6 @@ extension RoomEngine {
             }
             try await writes.event(room, kind: kind, actor: actor, detail: detail, at: hook.now)
             // A host's kick is as privileged as an admin's: both are audited.
-            detail["wasMember"] = String(wasJoined)
             if audited {
                 try await writes.audit(AuditAct(tenantID: tenant.id, action: kind == "kicked" ? "member.kick" : "member.ban",
                                                 target: "room:\(room.id)/account:\(account)", outcome: wasJoined ? "removed" : "not a member",
@@ -105,6 +105,9 @@ extension RoomEngine {
         let now = clock.now()
         if let until, until <= now { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
         return try await database.transaction { connection in
+            // Joins of the account in flight finish first (they hold its lock
+            // shared); later ones wait for this commit and then see the ban.
+            try await connection.run("SELECT pg_advisory_xact_lock(\(AccountLock.key(tenant.id, account)))", logger: database.logger)
             let ban = try await BanStore.insert(tenant.id, accid: account, roomID: nil, reason: reason, expiresAt: until, by: actor, now: now,
                                                 on: connection, logger: database.logger)
             try await AccountStore.revokeAccess(tenant.id, accid: account, now: now, on: connection, logger: database.logger)

@@ -18,7 +18,7 @@ struct RoomWrites {
     /// but not its subqueries, so the membership is read by the next
     /// statement, which sees every commit made before the lock was granted.
     func lockSnapshot(_ tenantID: TenantID, _ roomID: RoomID, account: AccountID?, now: Date) async throws -> RoomLifecycle.Snapshot? {
-        guard let (room, joinedCount) = try await lockedRow(tenantID, roomID) else { return nil }
+        guard let (room, joinedCount) = try await lockedRow(tenantID, roomID, account: account) else { return nil }
         var status: MemberStatus?
         if let account {
             // Banned is what `roomkeeper_banned` says now (#29), whatever the
@@ -46,10 +46,16 @@ struct RoomWrites {
         return try rows.first.map(RoomRows.decode)
     }
 
-    private func lockedRow(_ tenantID: TenantID, _ roomID: RoomID) async throws -> (room: Room, joinedCount: Int)? {
+    /// With `account`, the statement also takes that account's lock, shared
+    /// (`AccountLock`): a tenant ban holds it exclusively until it commits,
+    /// so the next statement either runs after the ban and sees it, or the
+    /// ban waits for this transaction and then finds what it joined. (SQL
+    /// may call the lock without an account too: a shared lock of nobody.)
+    private func lockedRow(_ tenantID: TenantID, _ roomID: RoomID, account: AccountID?) async throws -> (room: Room, joinedCount: Int)? {
         let rows = try await connection.run("""
-            SELECT \(unescaped: RoomRows.columns), joined_count FROM rooms
-            WHERE tenant_id = \(tenantID) AND room_id = \(roomID) FOR UPDATE
+            SELECT \(unescaped: RoomRows.columns), joined_count,
+                   \(account != nil) AND pg_advisory_xact_lock_shared(\(AccountLock.key(tenantID, account ?? ""))) IS NULL
+            FROM rooms WHERE tenant_id = \(tenantID) AND room_id = \(roomID) FOR UPDATE
             """, logger: logger).collect()
         guard let row = rows.first else { return nil }
         return (try RoomRows.decode(row), try row.makeRandomAccess()["joined_count"].decode(Int.self))
