@@ -222,6 +222,11 @@ def main():
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#transitions-chart polyline[data-kind='created']"))
         shot("08-activity", "open rooms by plugin (bars) and transitions per minute (lines), drawn as SVG")
         check(driver.find_elements(By.CSS_SELECTOR, "#open-rooms-chart rect"), "the open-rooms chart has bars")
+        # Usage by hour (#30): the rooms this check made count as room-minutes within the hour.
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#usage-chart rect[data-kind='room']"))
+        driver.execute_script("document.getElementById('chart-usage').scrollIntoView()")
+        shot("08b-usage", "the tenant's usage by hour: room- and member-minutes as bars, a CSV export button")
+        check(driver.find_elements(By.ID, "usage-csv"), "the usage view offers the CSV export")
 
         Select(driver.find_element(By.ID, "tenant-select")).select_by_value("hooks")
         driver.find_element(By.CSS_SELECTOR, "nav button[data-view='webhooks']").click()

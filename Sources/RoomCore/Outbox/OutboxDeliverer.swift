@@ -136,6 +136,8 @@ public struct ProviderOutboxDeliverer: OutboxDeliverer {
             throw WebhookAttemptFailed(.other)  // the attempt is shown to the tenant: its class only
         }
         guard (200..<300).contains(status) else { throw ReceiverRefused(statusCode: status) }
+        // The tenant's usage counts its endpoints' deliveries, not the operator's copy.
+        if delivery.endpoint != WebhookEndpoint.operatorName { UsageCounters.shared.record(.webhookDelivery, tenant: tenant.id, at: now()) }
         return status
     }
 }

@@ -138,7 +138,10 @@ extension LocalIMProvider {
             SELECT (SELECT muted FROM member), EXISTS (SELECT 1 FROM sent)
             """)
         for (mutedMember, sent) in try rows.decode((Bool, Bool).self) {
-            if sent { return .sent }
+            if sent {
+                UsageCounters.shared.record(.imMessage, tenant: tenantID, at: now)
+                return .sent
+            }
             if mutedMember { return .mutedMember }
         }
         return try await isOpen(chatroom) ? .muted : .closed

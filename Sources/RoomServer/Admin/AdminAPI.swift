@@ -38,6 +38,7 @@ struct AdminAPI: Sendable {
         registerAuditRoutes(admin)
         registerEventRoutes(admin.group("tenants/:tenant"))
         registerSessionRoutes(admin.group("tenants/:tenant"))
+        registerUsageRoutes(admin.group("tenants/:tenant"))
     }
 
     /// Revocation: every session (sid, SealMic authorization) of an account

@@ -75,6 +75,12 @@ public struct Roomkeeper: Sendable {
                                keepers: registry.plugins.flatMap(\.accountReferences), dependents: LocalIMProvider.accountDependents, logger: logger)
     }
 
+    /// Folds each tenant's usage into hours every 30 s (#30, item 3).
+    public var usage: UsageRollup {
+        let tenants = services.tenants
+        return UsageRollup(database: services.database, clock: services.clock, tenants: { tenants.current.sorted.map(\.id) }, logger: logger)
+    }
+
     public func dispatcher(deliverer: (any OutboxDeliverer)? = nil) -> OutboxDispatcher {
         let tenants = services.tenants
         let clock = services.clock
@@ -96,7 +102,7 @@ public struct Roomkeeper: Sendable {
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: RequestDeadlineMiddleware(seconds: options.requestSeconds))
         router.add(middleware: MetricsMiddleware())
-        router.add(middleware: TenantRequestMetrics(tenants: services.tenants))
+        router.add(middleware: TenantRequestMetrics(tenants: services.tenants, clock: services.clock))
         router.add(middleware: MethodNotAllowedMiddleware(table: table))
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry,
                   metricsKeyDigest: options.metricsKey.map(Secrets.sha256Hex)).register(on: router)
@@ -124,7 +130,7 @@ public struct Roomkeeper: Sendable {
             router: try buildRouter(),
             server: .boundedHTTP1WebSocket(webSocketRouter: buildWebSocketRouter(), headSeconds: options.requestHeadSeconds, idleSeconds: options.idleSeconds),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "roomkeeper"),
-            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention, notifications(dispatcherSignal: options.dispatcher.signal)],
+            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention, usage, notifications(dispatcherSignal: options.dispatcher.signal)],
             logger: logger)
     }
 }

@@ -9,6 +9,7 @@ enum ConsolePage {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Roomkeeper console</title>
 <link rel="stylesheet" href="/console/app.css">
+<script src="/console/charts.js" defer></script>
 <script src="/console/app.js" defer></script>
 </head>
 <body>
@@ -163,6 +164,8 @@ enum ConsolePage {
     <h2>Activity</h2>
     <figure><figcaption>Open rooms by plugin</figcaption><div id="chart-open" class="chart"></div></figure>
     <figure><figcaption>Room transitions per minute, last hour</figcaption><div id="chart-transitions" class="chart"></div></figure>
+    <figure><figcaption>Usage by hour, last day (room- and member-minutes)</figcaption><div id="chart-usage" class="chart"></div></figure>
+    <p><button type="button" id="usage-csv">Download usage by day (CSV)</button></p>
   </section>
 
   <p id="status" class="status" role="status"></p>

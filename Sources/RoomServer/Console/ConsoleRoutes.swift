@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 
 /// `/console`: the operators' and tenant admins' web console, served by
-/// Roomkeeper itself as three static files. It holds no data and needs no
+/// Roomkeeper itself as four static files. It holds no data and needs no
 /// key to load; everything it shows comes from the admin API with the key
 /// the user signs in with. The policy allows scripts and styles from this
 /// origin only: no inline script can run, whatever a room's name holds.
@@ -14,6 +14,7 @@ struct ConsoleRoutes: Sendable {
 
     func register(on router: Router<RoomRequestContext>) {
         router.get("console") { _, _ in Self.file(ConsolePage.html, type: "text/html; charset=utf-8") }
+        router.get("console/charts.js") { _, _ in Self.file(ConsoleCharts.js, type: "text/javascript; charset=utf-8") }
         router.get("console/app.js") { _, _ in Self.file(ConsoleScript.js, type: "text/javascript; charset=utf-8") }
         router.get("console/app.css") { _, _ in Self.file(ConsoleStyle.css, type: "text/css; charset=utf-8") }
     }

@@ -207,6 +207,9 @@ enum ConsoleScript {
       const open = Object.entries(stats.rooms).map(([plugin, states]) => [plugin, states.open || 0]);
       byId('chart-open').replaceChildren(Charts.bars(open));
       byId('chart-transitions').replaceChildren(Charts.lines(activity.buckets, ['created', 'joined', 'left', 'closed']));
+      // Usage by hour, last day (#30): room- and member-minutes.
+      const usage = await api('GET', tenantPath() + '/usage?granularity=hour');
+      byId('chart-usage').replaceChildren(Charts.usage(usage.items));
     },
   };
 
@@ -393,6 +396,17 @@ enum ConsoleScript {
     }
   }
 
+  /** The billing export: the CSV fetched with the key, saved through a blob link. */
+  async function downloadUsage() {
+    const response = await fetch('/admin/v1' + tenantPath() + '/usage?granularity=day&format=csv', {
+      headers: { authorization: 'Bearer ' + sessionStorage.getItem(KEY) } });
+    if (!response.ok) throw new Error('usage export failed: ' + response.status);
+    const link = el('a', { href: URL.createObjectURL(await response.blob()), download: 'usage-' + state.tenant + '.csv' });
+    document.body.append(link);
+    link.click();
+    link.remove();
+  }
+
   async function revoke(event) {
     event.preventDefault();
     const accid = byId('revoke-accid').value;
@@ -404,56 +418,8 @@ enum ConsoleScript {
     }
   }
 
-  // Charts: SVG drawn with DOM calls; labels are SVG text nodes.
-
-  const SVG = 'http://www.w3.org/2000/svg';
-  const COLORS = ['#3d7eff', '#1b7f3b', '#a36200', '#b00020', '#7a3dff', '#00838f'];
-
-  function svg(tag, attributes, text) {
-    const node = document.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-    if (text !== undefined) node.textContent = String(text);
-    return node;
-  }
-
-  const Charts = {
-    bars(pairs) {
-      const width = 640, row = 28, height = Math.max(1, pairs.length) * row + 10;
-      const root = svg('svg', { viewBox: '0 0 ' + width + ' ' + height, role: 'img', 'aria-label': 'Open rooms by plugin', id: 'open-rooms-chart' });
-      const max = Math.max(1, ...pairs.map(([, n]) => n));
-      pairs.forEach(([plugin, count], index) => {
-        const y = 5 + index * row;
-        root.append(svg('text', { x: 0, y: y + 17, 'font-size': 13 }, plugin));
-        root.append(svg('rect', { x: 140, y, width: Math.max(2, (width - 200) * count / max), height: row - 8, fill: COLORS[index % COLORS.length] }));
-        root.append(svg('text', { x: 146 + (width - 200) * count / max, y: y + 17, 'font-size': 13 }, count));
-      });
-      if (pairs.length === 0) root.append(svg('text', { x: 0, y: 20, 'font-size': 13 }, 'no rooms'));
-      return root;
-    },
-
-    lines(buckets, kinds) {
-      const width = 640, height = 220, left = 36, bottom = 24, top = 24;
-      const root = svg('svg', { viewBox: '0 0 ' + width + ' ' + height, role: 'img', 'aria-label': 'Room transitions per minute', id: 'transitions-chart' });
-      const max = Math.max(1, ...buckets.flatMap((b) => kinds.map((k) => b[k])));
-      const x = (i) => left + (width - left - 10) * (buckets.length > 1 ? i / (buckets.length - 1) : 0);
-      const y = (n) => height - bottom - (height - bottom - top) * n / max;
-      root.append(svg('line', { x1: left, y1: y(0), x2: width - 10, y2: y(0), stroke: '#999' }));
-      root.append(svg('text', { x: 0, y: y(max) + 4, 'font-size': 11 }, max));
-      root.append(svg('text', { x: 0, y: y(0) + 4, 'font-size': 11 }, 0));
-      if (buckets.length) {
-        root.append(svg('text', { x: left, y: height - 6, 'font-size': 11 }, new Date(buckets[0].minute).toLocaleTimeString()));
-        root.append(svg('text', { x: width - 80, y: height - 6, 'font-size': 11 }, new Date(buckets[buckets.length - 1].minute).toLocaleTimeString()));
-      }
-      kinds.forEach((kind, index) => {
-        const points = buckets.map((b, i) => x(i) + ',' + y(b[kind])).join(' ');
-        // Dashes tell lines apart where they coincide (every create also joins its owner).
-        root.append(svg('polyline', { points, fill: 'none', stroke: COLORS[index], 'stroke-width': index === 0 ? 4 : 2,
-          'stroke-dasharray': ['none', '7 4', '2 3', '10 3 2 3'][index % 4], 'data-kind': kind }));
-        root.append(svg('text', { x: left + index * 90, y: 14, 'font-size': 12, fill: COLORS[index] }, kind));
-      });
-      return root;
-    },
-  };
+  // Charts: console/charts.js (ConsoleCharts), loaded before this script.
+  const Charts = window.RoomkeeperCharts;
 
   // Wiring
 
@@ -467,6 +433,7 @@ enum ConsoleScript {
     byId('audit-actor').addEventListener('change', () => open('audit'));
     byId('audit-older').addEventListener('click', () => older('audit', '/audit', auditQuery(), drawAudit, 'before').catch((e) => say(e.message, true)));
     byId('back-to-rooms').addEventListener('click', () => open('rooms'));
+    byId('usage-csv').addEventListener('click', () => downloadUsage().catch((e) => say(e.message, true)));
     for (const id of ['room-plugin', 'room-state']) byId(id).addEventListener('change', () => open('rooms'));
     for (const id of ['outbox-status', 'outbox-kind']) byId(id).addEventListener('change', () => open('outbox'));
     byId('room-find').addEventListener('change', () => findRoom().catch((e) => say(e.message, true)));

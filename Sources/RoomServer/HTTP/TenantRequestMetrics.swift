@@ -12,6 +12,8 @@ struct TenantRequestMetrics: RouterMiddleware {
     typealias Context = RoomRequestContext
 
     let tenants: TenantDirectory
+    /// The tenant's usage counts its requests by this clock's hour (#30).
+    let clock: any RoomClock
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
@@ -29,6 +31,7 @@ struct TenantRequestMetrics: RouterMiddleware {
 
     private func record(_ context: Context, status: Int, since started: ContinuousClock.Instant) {
         let tenant = context.parameters.get("tenant").flatMap { tenants[$0] != nil ? $0 : nil } ?? "-"
+        if tenant != "-" { UsageCounters.shared.record(.apiRequest, tenant: tenant, at: clock.now()) }
         let route = context.endpointPath ?? "unknown"
         Counter(label: "roomkeeper_http_requests_total", dimensions: [("tenant", tenant), ("route", route), ("status", String(status))]).increment()
         Timer(label: "roomkeeper_http_request_duration_seconds", dimensions: [("tenant", tenant), ("route", route)], preferredDisplayUnit: .seconds)

@@ -1,0 +1,125 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// Keeps `usage_hourly` (#30, item 3; schema/core/0022_usage.sql): every
+/// `interval`, and when asked for a tenant's usage, folds each tenant's room
+/// events since its last fold (the event feed's cursor, so each counts once
+/// whichever instance folds it) into hours with `UsageIntegrator`, and adds
+/// this instance's counts (`UsageCounters`), in one transaction per tenant
+/// under its `usage_state` row's lock. A graceful stop folds once more.
+public struct UsageRollup: Service {
+    public let database: Database
+    public let clock: any RoomClock
+    public let tenants: @Sendable () -> [TenantID]
+    public let counters: UsageCounters
+    public let interval: Duration
+    public let logger: Logger
+
+    /// Events folded per tenant and transaction: a backlog (a tenant's first
+    /// fold over a year of events) takes several folds, none long.
+    static let batch = 5_000
+
+    public init(database: Database, clock: any RoomClock, tenants: @escaping @Sendable () -> [TenantID], counters: UsageCounters = .shared,
+                interval: Duration = .seconds(30), logger: Logger) {
+        self.database = database
+        self.clock = clock
+        self.tenants = tenants
+        self.counters = counters
+        self.interval = interval
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            await foldAll()
+        }
+    }
+
+    /// Folds every tenant; failures are logged and retried next time.
+    public func foldAll() async {
+        for tenant in Set(tenants()).union(counters.tenants()).sorted() {
+            do {
+                _ = try await fold(tenant)
+            } catch {
+                logger.warning("usage fold failed", metadata: ["tenant": "\(tenant)", "error": "\(LoggableError.describe(error))"])
+            }
+        }
+    }
+
+    /// Folds `tenant`'s events since its last fold (up to `batch`) and this
+    /// instance's counts of it; returns how many events it folded.
+    @discardableResult
+    public func fold(_ tenant: TenantID) async throws -> Int {
+        // Places in the feed, committed before the fold reads them (EventFeed.page).
+        try await database.query("SELECT roomkeeper_feed_stamp(\(tenant), \(Self.batch)::int)")
+        let taken = counters.take(tenant)
+        do {
+            return try await database.transaction { connection in try await fold(tenant, counts: taken, on: connection) }
+        } catch {
+            counters.putBack(tenant, taken)
+            throw error
+        }
+    }
+
+    private func fold(_ tenant: TenantID, counts: [Date: UsageCounters.Counts], on connection: PostgresConnection) async throws -> Int {
+        try await connection.run("INSERT INTO usage_state (tenant_id, feed_cursor) VALUES (\(tenant), 0) ON CONFLICT DO NOTHING", logger: logger)
+        let stateRows = try await connection.run("""
+            SELECT feed_cursor, open_rooms, members, at FROM usage_state WHERE tenant_id = \(tenant) FOR UPDATE
+            """, logger: logger).collect()
+        guard let (cursor, openRooms, members, at) = try stateRows.decode((Int64, Int, Int, Date?).self).first else { return 0 }
+        // Each event's step; a closed room's members are those still joined
+        // in it (a close leaves their rows joined), a kick's whether it had.
+        let eventRows = try await connection.run("""
+            SELECT e.feed_seq, e.kind, e.at, coalesce(e.detail->>'wasMember', '') = 'true',
+                   CASE WHEN e.kind = 'closed' THEN (SELECT count(*)::int FROM room_members m
+                        WHERE m.tenant_id = e.tenant_id AND m.room_id = e.room_id AND m.status = 'joined') ELSE 0 END
+            FROM room_events e WHERE e.tenant_id = \(tenant) AND e.feed_seq > \(cursor)
+            ORDER BY e.feed_seq LIMIT \(Self.batch)
+            """, logger: logger).collect()
+        let events = try eventRows.decode((Int64, String, Date, Bool, Int).self)
+        let steps = events.compactMap { _, kind, at, wasMember, members in
+            UsageIntegrator.step(kind: kind, wasMember: wasMember, members: members).map { (at: at, step: $0) }
+        }
+        var state = UsageIntegrator.State(openRooms: openRooms, members: members, at: at)
+        // A full batch stops at its last event: the next fold goes on from there.
+        let until = events.count == Self.batch ? (events.last?.2 ?? clock.now()) : clock.now()
+        let hours = UsageIntegrator.integrate(&state, steps: steps, until: until)
+        try await write(hours, counts: counts, tenant: tenant, on: connection)
+        try await connection.run("""
+            UPDATE usage_state SET feed_cursor = \(events.last?.0 ?? cursor), open_rooms = \(state.openRooms), members = \(state.members), at = \(state.at)
+            WHERE tenant_id = \(tenant)
+            """, logger: logger)
+        return events.count
+    }
+
+    /// Adds the hours' figures and the counts to `usage_hourly` in one statement.
+    private func write(_ hours: [Date: UsageIntegrator.Hour], counts: [Date: UsageCounters.Counts], tenant: TenantID,
+                       on connection: PostgresConnection) async throws {
+        let starts = Set(hours.keys).union(counts.keys).sorted()
+        guard !starts.isEmpty else { return }
+        let figures = starts.map { hours[$0] ?? UsageIntegrator.Hour() }
+        let counted = starts.map { counts[$0] ?? UsageCounters.Counts() }
+        try await connection.run("""
+            INSERT INTO usage_hourly (tenant_id, hour, room_seconds, member_seconds, peak_members, rooms_opened, joins,
+                                      api_requests, im_messages, webhook_deliveries)
+            SELECT \(tenant), to_timestamp(h), rs, ms, pk, ro, j, ar, im, wd
+            FROM unnest(\(starts.map(\.timeIntervalSince1970))::float8[], \(figures.map(\.roomSeconds))::float8[],
+                        \(figures.map(\.memberSeconds))::float8[], \(figures.map { Int64($0.peakMembers) })::bigint[],
+                        \(figures.map { Int64($0.roomsOpened) })::bigint[], \(figures.map { Int64($0.joins) })::bigint[],
+                        \(counted.map(\.apiRequests))::bigint[], \(counted.map(\.imMessages))::bigint[],
+                        \(counted.map(\.webhookDeliveries))::bigint[]) AS u(h, rs, ms, pk, ro, j, ar, im, wd)
+            ON CONFLICT (tenant_id, hour) DO UPDATE SET
+                room_seconds = usage_hourly.room_seconds + EXCLUDED.room_seconds,
+                member_seconds = usage_hourly.member_seconds + EXCLUDED.member_seconds,
+                peak_members = greatest(usage_hourly.peak_members, EXCLUDED.peak_members),
+                rooms_opened = usage_hourly.rooms_opened + EXCLUDED.rooms_opened,
+                joins = usage_hourly.joins + EXCLUDED.joins,
+                api_requests = usage_hourly.api_requests + EXCLUDED.api_requests,
+                im_messages = usage_hourly.im_messages + EXCLUDED.im_messages,
+                webhook_deliveries = usage_hourly.webhook_deliveries + EXCLUDED.webhook_deliveries
+            """, logger: logger)
+    }
+}
