@@ -74,6 +74,10 @@ public struct Database: Sendable {
         from client: PostgresClient, until deadline: ContinuousClock.Instant, _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let seconds = leaseSeconds, leased = LeaseFlag(), router = router
+        let started = ContinuousClock.now
+        PoolGauges.shared.startedWaiting()
+        // A wait that ends without a connection is counted out here.
+        defer { if !leased.isSet { PoolGauges.shared.stoppedWaiting(since: started, lent: false) } }
         return try await withoutActuallyEscaping(body) { body in
             // The group ends before this function returns, so `body` never
             // outlives it, and only the lending task calls it.
@@ -90,6 +94,8 @@ public struct Database: Sendable {
                             // connection is handed back and another one asked for.
                             guard !connection.isClosed else { return nil }
                             leased.set()
+                            PoolGauges.shared.stoppedWaiting(since: started, lent: true)
+                            defer { PoolGauges.shared.returned() }
                             guard let router else { return try await work.value(connection) }
                             return try await DatabaseDeadline.$lease.withValue(.init(router: router, client: client)) {
                                 try await work.value(connection)

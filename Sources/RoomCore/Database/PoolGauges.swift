@@ -1,0 +1,33 @@
+import Foundation
+import Metrics
+import Synchronization
+
+/// The instance's database pool as it lends (#30, item 2): requests waiting
+/// for a connection, connections lent, and how long a lease waited. A pool
+/// that is too small shows as waits rising while the lent count sits at
+/// its maximum; a slow database as both rising.
+///   - `roomkeeper_database_leases_waiting` (gauge)
+///   - `roomkeeper_database_leases_in_use` (gauge)
+///   - `roomkeeper_database_lease_wait_seconds` (histogram)
+final class PoolGauges: Sendable {
+    static let shared = PoolGauges()
+
+    private let waiting = Atomic<Int>(0)
+    private let inUse = Atomic<Int>(0)
+
+    func startedWaiting() {
+        Gauge(label: "roomkeeper_database_leases_waiting").record(waiting.add(1, ordering: .relaxed).newValue)
+    }
+
+    /// The wait ended: with a connection (`lent`), or without (a timeout, a reroute, a cancellation).
+    func stoppedWaiting(since started: ContinuousClock.Instant, lent: Bool) {
+        Gauge(label: "roomkeeper_database_leases_waiting").record(waiting.subtract(1, ordering: .relaxed).newValue)
+        guard lent else { return }
+        Timer(label: "roomkeeper_database_lease_wait_seconds", preferredDisplayUnit: .seconds).recordInterval(since: started)
+        Gauge(label: "roomkeeper_database_leases_in_use").record(inUse.add(1, ordering: .relaxed).newValue)
+    }
+
+    func returned() {
+        Gauge(label: "roomkeeper_database_leases_in_use").record(inUse.subtract(1, ordering: .relaxed).newValue)
+    }
+}
