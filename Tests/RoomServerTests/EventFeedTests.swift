@@ -111,10 +111,15 @@ import Testing
                 var object = item.object ?? [:]
                 object["cursor"] = nil
                 object["eventId"] = nil
+                object["id"] = nil
                 return Self.canonical(.object(object))
             })
             let hooks = receiver.accepted.map { Self.canonical($0.json) }
             #expect(hooks.allSatisfy(feedBodies.contains), "every webhook body is a feed event's: \(hooks.first { !feedBodies.contains($0) } ?? "")")
+            // And the same ids: each webhook's webhook-id is its feed event's id.
+            let feedIDs = Set(items.compactMap { $0["id"]?.string })
+            #expect(feedIDs.count == items.count, "each event its own id")
+            #expect(receiver.accepted.allSatisfy { feedIDs.contains($0.id) }, "every webhook-id is a feed event's id")
         }
     }
 

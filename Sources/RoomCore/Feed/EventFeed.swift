@@ -17,6 +17,11 @@ public struct FeedEvent: Sendable, Equatable {
     /// (`joined` → `member.joined`), a plugin's are named by the plugin.
     public var type: String { WebhookEventTypes.type(ofTimelineKind: kind)?.type ?? kind }
 
+    /// The `webhook-id` a webhook of this event carries (`EventNotice.messageID`).
+    public func webhookID(tenantID: TenantID) -> String {
+        EventNotice.messageID(forBody: body(tenantID: tenantID))
+    }
+
     /// The body a webhook of this event carries, byte for byte.
     public func body(tenantID: TenantID) -> String {
         let fields = JSONValue.parse(detail)?.object ?? [:]

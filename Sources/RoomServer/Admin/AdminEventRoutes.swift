@@ -17,6 +17,7 @@ extension AdminAPI {
                 var object = JSONValue.parse(event.body(tenantID: tenant.id))?.object ?? [:]
                 object["cursor"] = .string(String(event.cursor))
                 object["eventId"] = .string(String(event.eventID))
+                object["id"] = .string(event.webhookID(tenantID: tenant.id))
                 return .object(object)
             }
             // Always a cursor: the last event's, or the one given when nothing
