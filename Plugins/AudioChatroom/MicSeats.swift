@@ -122,7 +122,10 @@ public struct SeatOutcome: Sendable, Equatable {
 /// The seat rules as a pure value type: the seats as they are, a command, who
 /// asks; out comes the seat as it becomes, or the refusal. No I/O.
 public enum MicSeats {
-    public static func decide(_ command: SeatCommand, seat index: Int, in seats: [MicSeat], by actor: AccountID, isHost: Bool) -> Result<SeatOutcome, SeatRefusal> {
+    /// `mutedBy`: who muted the accounts concerned, for the mutes in force
+    /// (#29): a muted member who applies or is invited takes the seat muted.
+    public static func decide(_ command: SeatCommand, seat index: Int, in seats: [MicSeat], by actor: AccountID, isHost: Bool,
+                              mutedBy: [AccountID: String] = [:]) -> Result<SeatOutcome, SeatRefusal> {
         guard let current = seats.first(where: { $0.index == index }) else { return .failure(.illegal(command: command.name, status: -1)) }
         if command.hostOnly && !isHost { return .failure(.notHost) }
         var seat = current
@@ -139,6 +142,7 @@ public enum MicSeats {
             if let other = seated(member.account) { return .failure(.alreadySeated(index: other.index)) }
             seat.phase = .applying
             seat.member = member
+            seat.mutedBy = mutedBy[member.account]
             seat.reason = SeatReason.none
             let attach = #"{"command":1,"index":\#(index),"nick":\#(JSONValue.literal(member.nick)),"avatar":\#(JSONValue.literal(member.avatar))}"#
             return .success(SeatOutcome(seat: seat, notifyHost: attach))
@@ -175,6 +179,7 @@ public enum MicSeats {
             if let other = seated(member.account) { return .failure(.alreadySeated(index: other.index)) }
             seat.phase = .onMic
             seat.member = member
+            seat.mutedBy = mutedBy[member.account]
             seat.reason = current.masked ? SeatReason.maskedBeforeJoining : SeatReason.invited
             return .success(SeatOutcome(seat: seat, notifyHost: nil))
 

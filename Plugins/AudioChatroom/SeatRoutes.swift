@@ -84,13 +84,16 @@ enum SeatRoutes {
         // on them and written only if the room did not change meanwhile (a
         // racing move or close decides again or wins).
         let caller = CallerSession(sid: sid, refusal: NetEase.notLoggedIn())
-        let seat = try await call.rooms.change(roomID, rows: SeatStore.table,
+        // An invitee is read with the room: whether a mute holds it (#29).
+        let invitee = call.parameters.string("account").map { [$0] } ?? []
+        let seat = try await call.rooms.change(roomID, rows: SeatStore.table, members: invitee,
                                                          caller: caller) { state in
             let room = state.room
             guard let account = state.caller else { throw NetEase.notLoggedIn() }
             guard let chatroom = room.imChatroomID else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
             let command = command(account)
-            let outcome = try MicSeats.decide(command, seat: Int(index), in: state.rows, by: account.accid, isHost: account.accid == room.owner)
+            let outcome = try MicSeats.decide(command, seat: Int(index), in: state.rows, by: account.accid, isHost: account.accid == room.owner,
+                                              mutedBy: state.mutedBy)
                 .mapError(clientError).get()
             var change = RoomChange<MicSeat>()
             change.save(outcome.seat)

@@ -47,6 +47,15 @@ import Testing
         let lifted = MicSeats.moderate("ben", mutedBy: nil, in: [after])
         #expect(lifted.first?.status == 2 && lifted.first?.micMuted == false, "lifted: his own switch (off) rules again")
         #expect(!MicSeats.queueValue(lifted[0]).contains("mutedBy"), "the original app's element, exactly")
+        // A member muted before it sits takes the seat muted, applying or invited.
+        let empty = MicSeat(index: 3)
+        let ann = SeatMember(account: "ann", nick: "Ann", avatar: "")
+        let applied = try MicSeats.decide(.apply(ann), seat: 3, in: [empty], by: "ann", isHost: false, mutedBy: ["ann": "admin"]).get().seat
+        #expect(applied.mutedBy == "admin" && applied.micMuted)
+        let invited = try MicSeats.decide(.invite(ann), seat: 3, in: [empty], by: "host", isHost: true, mutedBy: ["ann": "admin"]).get().seat
+        #expect(invited.status == 6 && invited.mutedBy == "admin")
+        #expect(try MicSeats.decide(.apply(ann), seat: 3, in: [empty], by: "ann", isHost: false, mutedBy: ["bob": "admin"]).get().seat.mutedBy == nil,
+                "another's mute is not hers")
         // A freed seat forgets the mute: the next member starts clean.
         #expect(MicSeats.vacate("ben", in: [after]).first?.mutedBy == nil)
     }

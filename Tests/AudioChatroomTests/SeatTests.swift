@@ -73,6 +73,28 @@ import Testing
         }
     }
 
+    /// #29: a member muted before it takes a seat (applying, or invited by
+    /// the host) takes it muted, naming who muted it; before, the seat showed
+    /// only its own switch (off).
+    @Test func aMemberMutedBeforeTakingASeatTakesItMuted() async throws {
+        let fixture = try await AudioChatroomFixture()
+        try await fixture.server.live { http in
+            let room = try await Room.open(fixture, http)
+            let (applicant, invitee) = (try await room.guest(http), try await room.guest(http))
+            let admin = "/admin/v1/tenants/\(fixture.server.id(0))/rooms/\(room.roomID)"
+            for account in [applicant.accid, invitee.accid] {
+                #expect(try await http.post("\(admin)/mutes", key: fixture.server.operatorKey, json: #"{"account":"\#(account)"}"#).status == .created)
+            }
+            let applied = try await room.move(http, "apply", sid: applicant.sid, index: 1)
+            #expect(data(applied)?["micMute"] == .bool(true) && data(applied)?["mutedBy"]?.string == "admin", "\(applied)")
+            let accepted = try await room.move(http, "accept", sid: room.hostSID, index: 1)
+            #expect(data(accepted)?["status"] == .number(6) && data(accepted)?["mutedBy"]?.string == "admin", "on mic, muted: \(accepted)")
+            let invited = try await room.move(http, "invite", sid: room.hostSID, index: 2, extra: "&account=\(invitee.accid)")
+            #expect(data(invited)?["status"] == .number(6) && data(invited)?["mutedBy"]?.string == "admin", "\(invited)")
+            #expect(try await room.queued(2, status: 6)?["mutedBy"]?.string == "admin", "the queue element says so too")
+        }
+    }
+
     @Test func legalMovesWriteTheQueueElement() async throws {
         let fixture = try await AudioChatroomFixture()
         try await fixture.server.live { http in

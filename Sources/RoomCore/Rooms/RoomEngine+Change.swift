@@ -37,7 +37,8 @@ extension RoomEngine {
             if let caller, read.caller == nil { throw caller.refusal }
             guard let room = read.room, room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
-            let (change, result) = try decide(RoomSnapshot(room: room, rows: read.rows, joined: read.joined, caller: read.caller, now: now))
+            let (change, result) = try decide(RoomSnapshot(room: room, rows: read.rows, joined: read.joined, caller: read.caller, now: now,
+                                                           mutedBy: read.mutedBy))
             if try await write(change, to: room, version: read.version, table: table, now: now) { return result }
             database.logger.debug("a room changed between its read and a change's write; deciding again", metadata: ["room": "\(roomID)"])
         }
@@ -48,6 +49,7 @@ extension RoomEngine {
         var room: Room?
         var version: Int64 = 0
         var joinedCount = 0
+        var mutedBy: [AccountID: String] = [:]
         var rows: [Row] = []
         var joined: Set<AccountID> = []
         var caller: Account?
@@ -70,7 +72,10 @@ extension RoomEngine {
                    (SELECT coalesce(array_agg(m.accid), '{}') FROM room_members m
                     WHERE m.tenant_id = rooms.tenant_id AND m.room_id = rooms.room_id AND m.status = 'joined' AND m.accid = ANY(\(members)::text[])),
                    c.accid, c.nickname, c.avatar, c.role,
-                   c.accid IS NOT NULL AND roomkeeper_banned(\(tenant.id), c.accid, \(roomID), \(now)), joined_count
+                   c.accid IS NOT NULL AND roomkeeper_banned(\(tenant.id), c.accid, \(roomID), \(now)), joined_count,
+                   (SELECT coalesce(jsonb_object_agg(b.accid, b.created_by), '{}'::jsonb)::text FROM bans b
+                    WHERE b.tenant_id = rooms.tenant_id AND b.room_id = rooms.room_id AND b.kind = 'mute' AND b.lifted_at IS NULL
+                      AND (b.expires_at IS NULL OR b.expires_at > \(now)) AND (b.accid = ANY(\(members)::text[]) OR b.accid = c.accid))
             FROM (SELECT 1) AS one
             LEFT JOIN rooms ON rooms.tenant_id = \(tenant.id) AND rooms.room_id = \(roomID)
             LEFT JOIN LATERAL (
@@ -93,6 +98,7 @@ extension RoomEngine {
         read.room = try RoomRows.decode(row)
         read.version = try cells[17].decode(Int64.self)
         read.joinedCount = try cells[25].decode(Int.self)
+        read.mutedBy = (JSONValue.parse(try cells[26].decode(String.self))?.object ?? [:]).compactMapValues(\.string)
         read.joined = Set(try cells[19].decode([String].self))
         guard let table else { return read }
         guard case .array(let objects)? = JSONValue.parse(try cells[18].decode(String.self)) else { throw RowsUnreadable(table: table.name) }

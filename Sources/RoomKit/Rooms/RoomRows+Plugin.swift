@@ -55,13 +55,17 @@ public struct RoomSnapshot<Row: RoomRow>: Sendable {
     public let caller: Account?
     /// The change's time: the room was live then, and rows are stamped with it.
     public let now: Date
+    /// Who muted each of the asked accounts and the caller in this room, for
+    /// the mutes in force (#29): a muted member's new seat shows it.
+    public let mutedBy: [AccountID: String]
 
-    public init(room: Room, rows: [Row], joined: Set<AccountID>, caller: Account?, now: Date) {
+    public init(room: Room, rows: [Row], joined: Set<AccountID>, caller: Account?, now: Date, mutedBy: [AccountID: String] = [:]) {
         self.room = room
         self.rows = rows
         self.joined = joined
         self.caller = caller
         self.now = now
+        self.mutedBy = mutedBy
     }
 }
 
