@@ -31,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        // Traces (#30): the Tracing API in the server, OTLP over HTTP (not gRPC) in the executable.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // The plugin SDK (#28): what a plugin may name. Room and effect values,
@@ -58,6 +61,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         .target(
@@ -70,6 +74,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 // The local IM's client-chosen tokens are stored as bcrypt (#27).
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                // A webhook's own span (#30).
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 // Resolving a webhook's host on NIO's thread pool, to check its addresses.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -117,6 +123,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         .target(
@@ -132,6 +139,8 @@ let package = Package(
             dependencies: [
                 "RoomCore", "RoomServer", "RoomProviders", "RoomkeeperBuild",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // ROOMKEEPER_EXECUTOR=nio installs NIO's event loops as the global executor.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -6,6 +6,7 @@ import RoomCore
 import RoomkeeperBuild
 import RoomProviders
 import RoomServer
+import ServiceLifecycle
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Migrate, then serve the tenants in ROOMKEEPER_TENANTS on HOST:PORT.")
@@ -14,7 +15,8 @@ struct Serve: AsyncParsableCommand {
     var noMigrate = false
 
     func run() async throws {
-        RoomkeeperCommand.bootstrapLogging()
+        let tracing = TraceExport.isOn(Env.values)
+        if tracing { TraceExport.bootstrapLogging() } else { RoomkeeperCommand.bootstrapLogging() }
         let logger = Env.logger("roomkeeper")
         let env = Env.values
         var options = ServerOptions()
@@ -74,7 +76,9 @@ struct Serve: AsyncParsableCommand {
             let applied = try await Env.withDatabase(logger) { try await migrator.migrate($0) }
             logger.info("migrations current", metadata: ["applied": "\(applied.count)"])
         }
-        let app = try server.buildApplication(extra: [router, server.reloader])
+        // The exporter runs first and stops last, so the last requests' spans leave.
+        let traces: [any Service] = tracing ? [try TraceExport.bootstrap()] : []
+        let app = try server.buildApplication(extra: traces + [router, server.reloader])
         logger.info("serving", metadata: [
             "url": "http://\(options.host):\(options.port)",
             "tenants": "\(tenants.current.sorted.map(\.id).joined(separator: ","))",

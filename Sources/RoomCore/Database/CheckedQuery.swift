@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import PostgresNIO
+import Tracing
 
 extension PostgresConnection {
     /// Sends `query` unless the connection has closed, and every statement of
@@ -19,11 +20,17 @@ extension PostgresConnection {
     /// properly if it closes later).
     ///
     /// Reads and writes go as named prepared statements (`PreparedStatements`).
+    ///
+    /// Each statement is a span (#30), named by the code that sent it
+    /// (`function`, `file`: the caller's), never by its text or values.
     @discardableResult
-    public func run(_ query: PostgresQuery, logger: Logger) async throws -> QueryRows {
-        try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
-            guard !self.isClosed else { throw DatabaseUnavailable("the database connection closed") }
-            return try await DatabaseDeadline.bounding(self) { try await self.runUnbounded(query, logger: logger) }
+    public func run(_ query: PostgresQuery, logger: Logger, function: String = #function, file: String = #fileID) async throws -> QueryRows {
+        try await withSpan(StatementSpan.name(file: file, function: function), ofKind: .client) { span in
+            span.attributes["db.system.name"] = "postgresql"
+            return try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
+                guard !self.isClosed else { throw DatabaseUnavailable("the database connection closed") }
+                return try await DatabaseDeadline.bounding(self) { try await self.runUnbounded(query, logger: logger) }
+            }
         }
     }
 
@@ -54,6 +61,15 @@ extension PostgresConnection {
             try await self.confirmCommit(logger: logger)
         }
         return QueryRows(rows)
+    }
+}
+
+/// A statement span's name: `db <File>.<function>` of the code that sent it.
+enum StatementSpan {
+    static func name(file: String, function: String) -> String {
+        let base = file.split(separator: "/").last.map { $0.hasSuffix(".swift") ? $0.dropLast(6) : $0 } ?? Substring(file)
+        let call = function.split(separator: "(").first ?? Substring(function)
+        return "db \(base).\(call)"
     }
 }
 

@@ -158,9 +158,9 @@ public struct Database: Sendable {
     /// stream is what returns the connection to the pool, so results are never
     /// left half-read (our queries return few rows).
     @discardableResult
-    public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+    public func query(_ query: PostgresQuery, function: String = #function, file: String = #fileID) async throws -> [PostgresRow] {
         let logger = logger
-        return try await withConnection { try await $0.run(query, logger: logger).collect() }
+        return try await withConnection { try await $0.run(query, logger: logger, function: function, file: file).collect() }
     }
 }
 

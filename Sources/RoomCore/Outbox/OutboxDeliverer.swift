@@ -125,6 +125,8 @@ public struct ProviderOutboxDeliverer: OutboxDeliverer {
             throw PermanentDeliveryError("webhook endpoint \(delivery.endpoint) is no longer configured for tenant \(tenant.id)")
         }
         let body = Array(delivery.body.utf8)
+        // The delivery's trace goes on as `traceparent`: AsyncHTTPClient adds
+        // it, and a client span, from the delivery's span when tracing is on (#30).
         let headers = [("content-type", "application/json"), ("user-agent", "Roomkeeper-Webhooks/1")]
             + StandardWebhooks.headers(id: delivery.id, timestamp: Int(now().timeIntervalSince1970), body: body, secrets: endpoint.secrets)
         let status: Int

@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import Logging
 import Metrics
 import ServiceLifecycle
@@ -162,8 +163,13 @@ public struct OutboxDispatcher: Service {
         let outcome: String
         var statusCode: Int?
         do {
-            statusCode = try await withTimeout(configuration.deliveryTimeout, operation: "outbox \(entry.kind)") { [deliverer] in
-                try await deliverer.deliver(entry)
+            // A span in the trace of the request that queued it (#30).
+            statusCode = try await withSpan("outbox.deliver \(entry.kind)", context: TraceCarrier.context(traceParent: entry.traceParent),
+                                            ofKind: .producer) { [deliverer, configuration] span in
+                span.attributes["roomkeeper.tenant"] = entry.tenantID
+                span.attributes["roomkeeper.outbox.kind"] = entry.kind
+                span.attributes["roomkeeper.outbox.attempt"] = entry.attempts
+                return try await withTimeout(configuration.deliveryTimeout, operation: "outbox \(entry.kind)") { try await deliverer.deliver(entry) }
             }
             try await store.markDelivered(entry, attempt: attempt(since: started, statusCode: statusCode, error: nil))
             outcome = "delivered"

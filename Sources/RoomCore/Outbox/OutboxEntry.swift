@@ -19,6 +19,8 @@ public struct OutboxEntry: Sendable, Equatable {
     public var lastError: String?
     public var createdAt: Date
     public var deliveredAt: Date?
+    /// The trace of the request that queued it (#30), nil with tracing off.
+    public var traceParent: String? = nil
 }
 
 extension OutboxEntry {

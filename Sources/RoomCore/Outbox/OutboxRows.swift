@@ -13,6 +13,8 @@ struct OutboxRows {
     private(set) var kinds: [String] = []
     private(set) var lanes: [String] = []
     private(set) var payloads: [String] = []
+    /// The trace of the code that queued each row (#30), "" with tracing off.
+    private(set) var traceParents: [String] = []
     private var timeline: [(tenantID: TenantID, roomID: RoomID, event: PluginEvent)] = []
 
     var isEmpty: Bool { tenants.isEmpty }
@@ -32,6 +34,7 @@ struct OutboxRows {
     }
 
     private mutating func append(_ message: OutboxMessage, tenantID: TenantID) {
+        traceParents.append(TraceCarrier.currentTraceParent() ?? "")
         tenants.append(tenantID)
         rooms.append(message.roomID ?? 0)
         kinds.append(message.effect.kind)
@@ -63,13 +66,13 @@ extension PostgresQuery.StringInterpolation {
     mutating func appendInterpolation(outboxInsert rows: OutboxRows, at now: Date, onlyIf guardCTE: String? = nil) {
         appendLiteral("""
             -- cross-tenant: the side effects of the tenants whose rooms a statement changed, each row naming its tenant
-            INSERT INTO outbox (tenant_id, room_id, kind, lane, payload, next_attempt_at, created_at)
+            INSERT INTO outbox (tenant_id, room_id, kind, lane, payload, next_attempt_at, created_at, trace_parent)
             SELECT t, NULLIF(r, 0), k, l, p::jsonb, 
             """)
         appendInterpolation(now)
         appendLiteral(", ")
         appendInterpolation(now)
-        appendLiteral(" FROM unnest(")
+        appendLiteral(", NULLIF(tp, '') FROM unnest(")
         appendInterpolation(rows.tenants)
         appendLiteral("::text[], ")
         appendInterpolation(rows.rooms)
@@ -79,7 +82,9 @@ extension PostgresQuery.StringInterpolation {
         appendInterpolation(rows.lanes)
         appendLiteral("::text[], ")
         appendInterpolation(rows.payloads)
-        appendLiteral("::text[]) WITH ORDINALITY AS u(t, r, k, l, p, n)")
+        appendLiteral("::text[], ")
+        appendInterpolation(rows.traceParents)
+        appendLiteral("::text[]) WITH ORDINALITY AS u(t, r, k, l, p, tp, n)")
         if let guardCTE { appendLiteral(" WHERE EXISTS (SELECT 1 FROM \(guardCTE))") }
         appendLiteral(" ORDER BY n")
     }

@@ -12,7 +12,8 @@ public struct OutboxStore: Sendable {
     }
 
     static let columns = """
-        tenant_id, outbox_id, room_id, kind, payload::text AS payload, status, attempts, next_attempt_at, last_error, created_at, delivered_at
+        tenant_id, outbox_id, room_id, kind, payload::text AS payload, status, attempts, next_attempt_at, last_error, created_at, delivered_at,
+        trace_parent
         """
 
     /// Claims up to `limit` due entries: each gets one more attempt and a
@@ -248,7 +249,8 @@ public struct OutboxStore: Sendable {
                 nextAttemptAt: try cells["next_attempt_at"].decode(Date.self),
                 lastError: try cells["last_error"].decode(String?.self),
                 createdAt: try cells["created_at"].decode(Date.self),
-                deliveredAt: try cells["delivered_at"].decode(Date?.self)))
+                deliveredAt: try cells["delivered_at"].decode(Date?.self),
+                traceParent: try cells["trace_parent"].decode(String?.self)))
         }
         return entries
     }

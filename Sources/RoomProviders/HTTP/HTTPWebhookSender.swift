@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Tracing
 import NIOCore
 import NIOPosix
 import RoomCore
@@ -20,6 +21,9 @@ public struct HTTPWebhookSender: WebhookSender {
         configuration.redirectConfiguration = .disallow
         configuration.timeout.connect = .seconds(3)
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
+        // Its own span names the host only: a tenant's webhook URL may hold a
+        // token, and AsyncHTTPClient's span records the whole URL (#30).
+        configuration.tracing.tracer = nil
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
@@ -37,17 +41,22 @@ public struct HTTPWebhookSender: WebhookSender {
         if policy.refusal(host: host, addresses: addresses) != nil {
             throw WebhookAttemptFailed(addresses.isEmpty ? .unresolved : .addressRefused)
         }
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        request.body = .bytes(ByteBuffer(bytes: body))
-        do {
-            let response = try await client.execute(request, timeout: .seconds(Int64(timeoutSeconds)))
-            // The body is read only to release the connection; receivers' answers are not kept.
-            _ = try? await response.body.collect(upTo: 64 << 10)
-            return Int(response.status.code)
-        } catch {
-            throw WebhookAttemptFailed(Self.kind(of: error))
+        return try await withSpan("webhook POST", ofKind: .client) { span in
+            span.attributes["server.address"] = host
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            // The trace goes on to the receiver, this span its parent.
+            for (name, value) in headers + TraceCarrier.headers() { request.headers.add(name: name, value: value) }
+            request.body = .bytes(ByteBuffer(bytes: body))
+            do {
+                let response = try await client.execute(request, timeout: .seconds(Int64(timeoutSeconds)))
+                // The body is read only to release the connection; receivers' answers are not kept.
+                _ = try? await response.body.collect(upTo: 64 << 10)
+                span.attributes["http.response.status_code"] = Int(response.status.code)
+                return Int(response.status.code)
+            } catch {
+                throw WebhookAttemptFailed(Self.kind(of: error))
+            }
         }
     }
 

@@ -100,6 +100,7 @@ public struct Roomkeeper: Sendable {
         let router = Router(context: RoomRequestContext.self)
         let table = RouteTable()
         router.add(middleware: ProblemMiddleware())
+        router.add(middleware: RequestTracing())
         router.add(middleware: RequestDeadlineMiddleware(seconds: options.requestSeconds))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: TenantRequestMetrics(tenants: services.tenants, clock: services.clock))
