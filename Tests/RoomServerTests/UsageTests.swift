@@ -83,12 +83,16 @@ import Testing
             #expect(read == "2 50.00 60.00 3 5.00", "\(csv.text)")
 
             // Bad input: named, nothing read.
-            for (query, field) in [("granularity=week", "granularity"), ("format=xml", "format"), ("from=yesterday", "from"),
-                                   ("from=2026-01-01T00:00:00Z&to=2025-01-01T00:00:00Z", "from"),
-                                   ("from=2025-01-01T00:00:00Z&to=2026-01-01T00:00:00Z", "from")] {
+            for (query, field) in [("granularity=week", "granularity"), ("format=xml", "format"), ("from=yesterday", "from"), ("to=2026-13-01T00:00:00Z", "to")] {
                 let refused = try await http.get("/admin/v1/tenants/\(tenant)/usage?\(query)", key: fixture.key(0))
                 #expect(refused.status == .badRequest && refused.json["field"]?.string == field, "\(query): \(refused.text)")
             }
+            // Valid date-times are answered: a range that ends before it starts
+            // is empty; one wider than an answer reaches starts 31 days before `to`.
+            let backwards = try await http.get("/admin/v1/tenants/\(tenant)/usage?from=2026-01-01T00:00:00Z&to=2025-01-01T00:00:00Z", key: fixture.key(0))
+            #expect(backwards.status == .ok && backwards.json["items"]?.arrayValue?.isEmpty == true)
+            let wide = try await http.get("/admin/v1/tenants/\(tenant)/usage?from=2000-01-01T00:00:00Z&to=2026-01-01T00:00:00Z", key: fixture.key(0))
+            #expect(wide.status == .ok && wide.json["from"]?.string == "2025-12-01T00:00:00Z", "\(wide.text.prefix(200))")
             // Another tenant's key sees nothing of it.
             #expect(try await http.get("/admin/v1/tenants/\(tenant)/usage", key: fixture.key(1)).status == .forbidden)
         }

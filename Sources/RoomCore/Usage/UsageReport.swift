@@ -28,6 +28,7 @@ public struct UsageReport: Sendable {
     }
 
     public func periods(_ tenantID: TenantID, from: Date, to: Date, granularity: Granularity) async throws -> [UsagePeriod] {
+        guard from < to else { return [] }
         let rows = try await database.query("""
             SELECT extract(epoch FROM date_trunc(\(granularity.rawValue), hour, 'UTC'))::float8 AS start,
                    sum(room_seconds)::float8, sum(member_seconds)::float8, max(peak_members)::int, sum(rooms_opened)::int,

@@ -29,7 +29,7 @@ extension AdminContract {
         "parameters": [
           {"$ref": "#/components/parameters/tenant"},
           {"name": "from", "in": "query", "description": "periods from this time (RFC 3339; default: a day, or for days 30 days, before `to`)", "schema": {"type": "string", "format": "date-time"}},
-          {"name": "to", "in": "query", "description": "periods before this time (RFC 3339; default now); at most 31 days after `from` by hour, 366 by day", "schema": {"type": "string", "format": "date-time"}},
+          {"name": "to", "in": "query", "description": "periods before this time (RFC 3339; default now). One answer reaches at most 31 days back from it by hour, 366 by day: an earlier `from` is moved up (the answer's `from` says where it began); a `from` after `to` answers no periods", "schema": {"type": "string", "format": "date-time"}},
           {"name": "granularity", "in": "query", "schema": {"type": "string", "enum": ["hour", "day"], "default": "hour"}},
           {"name": "format", "in": "query", "schema": {"type": "string", "enum": ["json", "csv"], "default": "json"}}
         ]

@@ -23,11 +23,11 @@ extension AdminAPI {
             let now = services.clock.now()
             let span = Self.usageSpans[granularity] ?? 0
             let to = try Self.time(query.get("to"), field: "to") ?? now
-            let from = try Self.time(query.get("from"), field: "from") ?? to.addingTimeInterval(granularity == .hour ? -86_400 : -30 * 86_400)
-            guard from <= to else { throw Problem.invalid("from", "must not be after to") }
-            guard to.timeIntervalSince(from) <= span else {
-                throw Problem.invalid("from", "must be at most \(Int(span / 86_400)) days before to for granularity \(granularity.rawValue)")
-            }
+            // A range wider than one answer reaches starts that far before
+            // `to` (the answer's `from` says so); one that ends before it
+            // starts is empty, as the contract's date-times allow both.
+            let asked = try Self.time(query.get("from"), field: "from") ?? to.addingTimeInterval(granularity == .hour ? -86_400 : -30 * 86_400)
+            let from = max(asked, to.addingTimeInterval(-span))
             try await UsageRollup(database: services.database, clock: services.clock, tenants: { [] }, logger: context.logger).fold(tenant.id)
             let periods = try await UsageReport(database: services.database).periods(tenant.id, from: from, to: to, granularity: granularity)
             if format == "csv" {
