@@ -9,7 +9,9 @@ receives `room.created`. Checked: one trace holds the request's server span
 (a child of the caller's span), its statements and the outbox delivery of
 the webhook; every span's parent is the caller's span or a span of the same
 trace; no attribute carries SQL, a sid, a key or a secret; the webhook
-arrives with a `traceparent` of the same trace. Exits non-zero on a failure.
+arrives with a `traceparent` of the same trace; its first attempt, refused,
+is a span of the trace too and its log line names the trace. Exits non-zero
+on a failure.
 """
 import http.server
 import json
@@ -56,9 +58,18 @@ class OTLP(http.server.BaseHTTPRequestHandler):
 
 
 class Hook(http.server.BaseHTTPRequestHandler):
+    refused = 0
+
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("content-length", 0)))
+        # The first attempt is refused: its failure is logged inside the
+        # delivery's span, so the log line carries the request's trace id.
         with lock:
+            if Hook.refused == 0:
+                Hook.refused += 1
+                self.send_response(503)
+                self.end_headers()
+                return
             hooks.append({"traceparent": self.headers.get_all("traceparent") or [], "body": json.loads(body)})
         self.send_response(204)
         self.end_headers()
@@ -111,7 +122,7 @@ events = ["room.created"]
 """)
     secret = "whsec_" + __import__("base64").b64encode(secrets.token_bytes(24)).decode()
     operator_key = "trace-check-" + secrets.token_hex(12)
-    env = dict(os.environ, PORT=str(PORT), HOST="127.0.0.1", ROOMKEEPER_TENANTS=tenants, ROOMKEEPER_OPERATOR_KEY=operator_key,
+    env = dict(os.environ, PORT=str(PORT), HOST="127.0.0.1", ROOMKEEPER_OUTBOX_POLL="100ms", ROOMKEEPER_TENANTS=tenants, ROOMKEEPER_OPERATOR_KEY=operator_key,
                ROOMKEEPER_WEBHOOK_ALLOW="127.0.0.1", TRACE_CHECK_WEBHOOK_SECRETS=secret,
                OTEL_EXPORTER_OTLP_ENDPOINT=f"http://127.0.0.1:{OTLP_PORT}", OTEL_BSP_SCHEDULE_DELAY="100")
     log = open(os.path.join(tenants, "server.log"), "w")
@@ -161,6 +172,13 @@ events = ["room.created"]
                     if any(word in text.upper() for word in ("SELECT ", "INSERT ", "UPDATE ", "DELETE ")) or sid in text \
                             or secret in text or operator_key in text:
                         problems.append(f"span {span['name']} attribute {key} carries SQL or a secret: {text[:80]}")
+            failures = [s for s in deliveries if s["attributes"].get("roomkeeper.outbox.outcome") == "retry"]
+            if not failures:
+                problems.append("the refused first attempt is not a span of the trace")
+            with open(os.path.join(tenants, "server.log")) as handle:
+                logged = [line for line in handle if "outbox delivery failed" in line]
+            if not any(f"trace_id={trace_id}" in line for line in logged):
+                problems.append(f"the refused attempt's log line does not name the trace: {logged[-3:]}")
             hook = next((h for h in hooks if h["body"]["type"] == "room.created"), None)
             if hook and (len(hook["traceparent"]) != 1 or hook["traceparent"][0].split("-")[1:2] != [trace_id]):
                 problems.append(f"the webhook's one traceparent is not of the request's trace: {hook['traceparent']}")

@@ -157,19 +157,25 @@ public struct OutboxDispatcher: Service {
         return entries.count
     }
 
+    /// One attempt, as a span in the trace of the request that queued the
+    /// entry (#30): the call, its bookkeeping statements and its log lines.
     private func deliver(_ entry: OutboxEntry) async {
+        await withSpan("outbox.deliver \(entry.kind)", context: TraceCarrier.context(traceParent: entry.traceParent), ofKind: .producer) { span in
+            span.attributes["roomkeeper.tenant"] = entry.tenantID
+            span.attributes["roomkeeper.outbox.kind"] = entry.kind
+            span.attributes["roomkeeper.outbox.attempt"] = entry.attempts
+            await attempt(entry, span: span)
+        }
+    }
+
+    private func attempt(_ entry: OutboxEntry, span: any Span) async {
         let started = ContinuousClock.now
         let destination = entry.effect?.lane ?? ""
         let outcome: String
         var statusCode: Int?
         do {
-            // A span in the trace of the request that queued it (#30).
-            statusCode = try await withSpan("outbox.deliver \(entry.kind)", context: TraceCarrier.context(traceParent: entry.traceParent),
-                                            ofKind: .producer) { [deliverer, configuration] span in
-                span.attributes["roomkeeper.tenant"] = entry.tenantID
-                span.attributes["roomkeeper.outbox.kind"] = entry.kind
-                span.attributes["roomkeeper.outbox.attempt"] = entry.attempts
-                return try await withTimeout(configuration.deliveryTimeout, operation: "outbox \(entry.kind)") { try await deliverer.deliver(entry) }
+            statusCode = try await withTimeout(configuration.deliveryTimeout, operation: "outbox \(entry.kind)") { [deliverer] in
+                try await deliverer.deliver(entry)
             }
             try await store.markDelivered(entry, attempt: attempt(since: started, statusCode: statusCode, error: nil))
             outcome = "delivered"
@@ -181,6 +187,8 @@ public struct OutboxDispatcher: Service {
             let exhausted = entry.attempts >= configuration.maxAttempts
             let retryAt = (permanent || exhausted) ? nil : clock.now().addingTimeInterval(backoff(afterAttempt: entry.attempts))
             outcome = retryAt == nil ? "dead" : "retry"
+            span.recordError(error)
+            span.attributes["roomkeeper.outbox.outcome"] = outcome
             logger.warning("outbox delivery failed", metadata: [
                 "tenant": "\(entry.tenantID)", "outbox": "\(entry.id)", "kind": "\(entry.kind)",
                 "attempt": "\(entry.attempts)", "outcome": "\(outcome)", "error": "\(error)",
