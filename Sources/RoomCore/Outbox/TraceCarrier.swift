@@ -5,10 +5,7 @@ import Tracing
 /// tracing off the instrument injects nothing and this is nil.
 public enum TraceCarrier {
     public static func currentTraceParent() -> String? {
-        guard let context = ServiceContext.current else { return nil }
-        var carrier: [String: String] = [:]
-        InstrumentationSystem.instrument.inject(context, into: &carrier, using: DictionaryInjector())
-        return carrier["traceparent"]
+        headers().first { $0.0 == "traceparent" }?.1
     }
 
     /// A context whose parent is `traceParent` (a top-level one without it).

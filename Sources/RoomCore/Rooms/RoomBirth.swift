@@ -32,11 +32,11 @@ struct RoomBirth {
     /// The webhook deliveries of the room's events, for the endpoints that want them.
     var notices: OutboxRows {
         var outbox = OutboxRows()
+        let place = EventNotice.Place(tenantID: tenantID, roomID: spec.id ?? 0, pluginID: spec.pluginID)
         for event in events {
-            guard let (type, extra) = WebhookEventTypes.type(ofTimelineKind: event.kind), webhooks.contains(where: { $0.wants(type) }) else { continue }
-            let data = EventNotice.engineData(event.detail.mapValues(JSONValue.string), extra: extra, plugin: spec.pluginID, actor: actor.description)
-            outbox.add(EventNotice(tenantID: tenantID, roomID: spec.id, type: type, at: now, data: data).deliveries(to: webhooks),
-                       tenantID: tenantID, webhooks: webhooks, now: now)
+            for (tenant, messages) in EventNotice.engineEvent([place], kind: event.kind, actor: actor, detail: event.detail, at: now, webhooks: { _ in webhooks }) {
+                outbox.add(messages, tenantID: tenant, webhooks: webhooks, now: now)
+            }
         }
         return outbox
     }

@@ -21,16 +21,10 @@ struct RoomClose {
         self.actor = actor
         self.now = now
         var outbox = OutboxRows()
-        let detail: [String: JSONValue] = ["reason": .string(reason.rawValue)]
-        if let (type, extra) = WebhookEventTypes.type(ofTimelineKind: "closed") {
-            for (tenantID, group) in Dictionary(grouping: rooms, by: \.tenantID).sorted(by: { $0.key < $1.key }) {
-                let endpoints = webhooks(tenantID)
-                guard endpoints.contains(where: { $0.wants(type) }) else { continue }
-                outbox.add(group.flatMap { room in
-                    let data = EventNotice.engineData(detail, extra: extra, plugin: room.pluginID, actor: actor.description)
-                    return EventNotice(tenantID: tenantID, roomID: room.id, type: type, at: now, data: data).deliveries(to: endpoints)
-                }, tenantID: tenantID, webhooks: endpoints, now: now)
-            }
+        let places = rooms.map { EventNotice.Place(tenantID: $0.tenantID, roomID: $0.id, pluginID: $0.pluginID) }
+        for (tenantID, messages) in EventNotice.engineEvent(places, kind: "closed", actor: actor, detail: ["reason": reason.rawValue], at: now,
+                                                             webhooks: webhooks) {
+            outbox.add(messages, tenantID: tenantID, webhooks: webhooks(tenantID), now: now)
         }
         for (tenantID, messages) in effects { outbox.add(messages, tenantID: tenantID, webhooks: webhooks(tenantID), now: now) }
         self.outbox = outbox

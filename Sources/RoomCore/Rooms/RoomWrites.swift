@@ -180,25 +180,10 @@ struct RoomWrites {
         try await publish(rooms, kind: kind, actor: actor, detail: detail, at: at)
     }
 
-    /// The webhook entries of an engine event on `rooms`, by tenant, for the
-    /// endpoints of each room's tenant that want it (none for most tenants).
-    private func notices(_ rooms: [Room], kind: String, actor: Actor, detail: [String: String], at: Date) -> [(tenantID: TenantID, messages: [OutboxMessage])] {
-        guard let (type, extra) = WebhookEventTypes.type(ofTimelineKind: kind) else { return [] }
-        var found: [(tenantID: TenantID, messages: [OutboxMessage])] = []
-        for (tenantID, group) in Dictionary(grouping: rooms, by: \.tenantID).sorted(by: { $0.key < $1.key }) {
-            let endpoints = webhooks(tenantID)
-            guard endpoints.contains(where: { $0.wants(type) }) else { continue }
-            found.append((tenantID, group.flatMap { room in
-                let data = EventNotice.engineData(detail.mapValues(JSONValue.string), extra: extra, plugin: room.pluginID, actor: actor.description)
-                return EventNotice(tenantID: tenantID, roomID: room.id, type: type, at: at, data: data).deliveries(to: endpoints)
-            }))
-        }
-        return found
-    }
-
     /// Writes the webhook entries of an engine event on `rooms`.
     private func publish(_ rooms: [Room], kind: String, actor: Actor, detail: [String: String], at: Date) async throws {
-        for (tenantID, messages) in notices(rooms, kind: kind, actor: actor, detail: detail, at: at) {
+        let places = rooms.map { EventNotice.Place(tenantID: $0.tenantID, roomID: $0.id, pluginID: $0.pluginID) }
+        for (tenantID, messages) in EventNotice.engineEvent(places, kind: kind, actor: actor, detail: detail, at: at, webhooks: webhooks) {
             try await OutboxStore.enqueue(messages, tenantID: tenantID, webhooks: webhooks(tenantID), now: at, on: connection, logger: logger)
         }
     }

@@ -70,6 +70,31 @@ struct EventNotice {
         return String(decoding: (try? encoder.encode(object)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
+    /// Where an engine event happened.
+    struct Place {
+        let tenantID: TenantID
+        let roomID: RoomID
+        let pluginID: String
+    }
+
+    /// The webhook entries of an engine timeline event (`kind`) at `places`,
+    /// by tenant, for the endpoints of each place's tenant that want it (none
+    /// for most tenants): one writer for every statement that records one.
+    static func engineEvent(_ places: [Place], kind: String, actor: Actor, detail: [String: String], at: Date,
+                            webhooks: (TenantID) -> [WebhookEndpoint]) -> [(tenantID: TenantID, messages: [OutboxMessage])] {
+        guard let (type, extra) = WebhookEventTypes.type(ofTimelineKind: kind) else { return [] }
+        var found: [(tenantID: TenantID, messages: [OutboxMessage])] = []
+        for (tenantID, group) in Dictionary(grouping: places, by: \.tenantID).sorted(by: { $0.key < $1.key }) {
+            let endpoints = webhooks(tenantID)
+            guard endpoints.contains(where: { $0.wants(type) }) else { continue }
+            found.append((tenantID, group.flatMap { place in
+                let data = engineData(detail.mapValues(JSONValue.string), extra: extra, plugin: place.pluginID, actor: actor.description)
+                return EventNotice(tenantID: tenantID, roomID: place.roomID, type: type, at: at, data: data).deliveries(to: endpoints)
+            }))
+        }
+        return found
+    }
+
     /// What an engine event's data says: its detail, what its type adds,
     /// the room's plugin and who acted.
     static func engineData(_ detail: [String: JSONValue], extra: [String: JSONValue], plugin: String?, actor: String) -> [String: JSONValue] {
