@@ -17,7 +17,7 @@ public struct AudioChatroomPlugin: RoomPlugin {
     public init() {}
 
     public var id: String { Self.pluginID }
-    public var wire: WireStyle { .netease }
+    public var wire: WireProtocol { .netease }
     public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 48 * 3_600, capacity: 10_000) }
 
     /// The pictures of the original demo.

@@ -19,7 +19,7 @@ public struct HeadsetLivePlugin: RoomPlugin {
     public init() {}
 
     public var id: String { Self.pluginID }
-    public var wire: WireStyle { .netease }
+    public var wire: WireProtocol { .netease }
     /// Every live room ends within 4 h.
     public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 4 * 3_600, capacity: 100_000) }
 

@@ -18,7 +18,7 @@ public struct LiveQuizPlugin: RoomPlugin {
     public init() {}
 
     public var id: String { Self.pluginID }
-    public var wire: WireStyle { .netease }
+    public var wire: WireProtocol { .netease }
     /// An abandoned game expires after 2 h. As the seed's server: an address
     /// may create 100 tourists a day and one game every 3 s.
     public var defaultPolicy: RoomPolicy {

@@ -31,7 +31,7 @@ public struct MusicLessonPlugin: RoomPlugin {
         guard account == room.owner, room.reservation != nil, room.reservation?.claimedAt == nil else { return [] }
         return [.event(Self.lessonOpened, roomID: room.id, actor: .account(account), data: ["teacher": .string(account)])]
     }
-    public var wire: WireStyle { .netease }
+    public var wire: WireProtocol { .netease }
     /// 24 h lessons of two people.
     public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 24 * 3_600, capacity: 2) }
 

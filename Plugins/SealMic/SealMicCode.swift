@@ -4,7 +4,7 @@ import RoomKit
 /// sealmic table lists each), shared by every SealMic route.
 enum SealMicCode {
     static let badParameter = 1
-    static let invalidAuth = 2
+    static let invalidAuth = WireProtocol.sealmic.codes.notLoggedIn
     static let accessDenied = 3
     static let badRequest = 4
     static let roomNotFound = 20

@@ -15,7 +15,7 @@ public struct SealMicPlugin: RoomPlugin {
     public init() {}
 
     public var id: String { Self.pluginID }
-    public var wire: WireStyle { .sealmic }
+    public var wire: WireProtocol { .sealmic }
     /// A 2 h lifetime (the seed), 1000 members (errCode 27 beyond), IM
     /// chatroom first, at most 500 live at once per tenant and 3 per host
     /// (errCode 26 beyond), so one guest cannot take them all.

@@ -19,7 +19,7 @@ enum UserRoutes {
             let deviceID = try call.parameters.required("deviceId")
             guard deviceID.count <= 128 else { throw ParameterError(field: "deviceId", reason: "must be at most 128 characters") }
             let accounts = call.accounts
-            if let token = SealMicAuth.token(call),
+            if let token = WireProtocol.sealmic.credential(call),
                let account = try await accounts.resolveSigned(token: token) {
                 let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
                 return LoginResult(userId: account.accid, userName: account.nickname, authorization: token, imToken: credentials.token)

@@ -14,7 +14,7 @@ public struct TestRoomsPlugin: RoomPlugin {
     public init() {}
 
     public var id: String { Self.pluginID }
-    public var wire: WireStyle { .netease }
+    public var wire: WireProtocol { .netease }
     public var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 3_600, capacity: 50) }
     /// The engine opens each room's chatroom and closes it with this notice.
     public var chatroom: ChatroomPolicy { .perRoom(closeNotice: #"{"type":1}"#) }

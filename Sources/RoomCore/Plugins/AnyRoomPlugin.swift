@@ -6,7 +6,7 @@ import PostgresNIO
 /// only tell what it is and bind itself to a tenant's settings.
 public struct AnyRoomPlugin: Sendable {
     public let id: String
-    public let wire: WireStyle
+    public let wire: WireProtocol
     public let defaultPolicy: RoomPolicy
     public let chatroom: ChatroomPolicy
     public let eventTypes: [String]
@@ -53,7 +53,7 @@ struct HookParts {
 /// plugin and its typed settings, so nothing is cast back at run time.
 public struct BoundPlugin: Sendable {
     public let id: String
-    public let wire: WireStyle
+    public let wire: WireProtocol
     public let chatroom: ChatroomPolicy
     public let eventTypes: [String]
     /// The settings as read, for operators and tests (`String(describing:)`).

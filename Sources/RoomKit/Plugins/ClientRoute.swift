@@ -1,15 +1,5 @@
 import Logging
 
-/// The envelope family a plugin's clients speak. RoomServer owns one codec
-/// per style; plugins only return data or throw.
-public enum WireStyle: String, Sendable {
-    /// `{"code":200,"data":…}` / `{"code":N,"msg":"…"}` (audio-chatroom,
-    /// music-lesson, live-quiz, headset-live).
-    case netease
-    /// `{"errCode":0,"errMsg":"OK","errDetail":"","data":{"result":…}}` (sealmic).
-    case sealmic
-}
-
 /// A refusal in the plugin's own wire codes (NetEase 804, SealMic 24, …).
 public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: Int

@@ -23,7 +23,7 @@ public enum NetEase {
     /// With `accidAsSid`, an `accid` parameter stands for the sid too (the
     /// music-lesson seed's apps send `accid`).
     public static func account<Settings>(_ call: ClientCall<Settings>, accidAsSid: Bool = false, renewSeconds: Int? = nil) async throws -> Account {
-        guard let sid = call.parameters.string("sid") ?? (accidAsSid ? call.parameters.string("accid") : nil) else { throw notLoggedIn() }
+        guard let sid = WireProtocol.netease.credential(call) ?? (accidAsSid ? call.parameters.string("accid") : nil) else { throw notLoggedIn() }
         if let (account, _) = try await call.accounts.resolve(sid: sid, renewSeconds: renewSeconds) {
             return account
         }

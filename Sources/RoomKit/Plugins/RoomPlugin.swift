@@ -11,7 +11,7 @@ public protocol RoomPlugin: Sendable {
 
     /// Stable id: URL segment, tenant-file table and schema folder `schema/<id>/`.
     var id: String { get }
-    var wire: WireStyle { get }
+    var wire: WireProtocol { get }
     var defaultPolicy: RoomPolicy { get }
     /// Whether the engine gives each room an IM chatroom (opened on every
     /// create path, closed on every close path).

@@ -89,7 +89,7 @@ struct AdminAPI: Sendable {
         }
         admin.get("plugins") { _, _ -> Page<PluginDTO> in
             Page(items: registry.plugins.map {
-                PluginDTO(id: $0.id, wire: $0.wire.rawValue, defaultRoomTTLSeconds: $0.defaultPolicy.ttlSeconds,
+                PluginDTO(id: $0.id, wire: $0.wire.name, defaultRoomTTLSeconds: $0.defaultPolicy.ttlSeconds,
                           defaultCapacity: $0.defaultPolicy.capacity, routes: $0.routeSignatures.map(\.path))
             }, nextCursor: nil)
         }

@@ -26,7 +26,7 @@ struct TenantDTO: ResponseEncodable {
         liveProvider = tenant.live.kind
         intercomProvider = tenant.intercom.kind
         plugins = tenant.plugins.values.sorted { $0.plugin.id < $1.plugin.id }.map {
-            Plugin(id: $0.plugin.id, wire: $0.plugin.wire.rawValue, roomTTLSeconds: $0.policy.ttlSeconds,
+            Plugin(id: $0.plugin.id, wire: $0.plugin.wire.name, roomTTLSeconds: $0.policy.ttlSeconds,
                    capacity: $0.policy.capacity, joinRequiresIM: $0.policy.joinRequiresIM)
         }
     }

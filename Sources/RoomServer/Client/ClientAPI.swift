@@ -54,16 +54,16 @@ struct ClientAPI: Sendable {
             keyed = try IdempotentRequest(store: idempotency, method: request.method, path: request.uri.path, target: request.uri.description,
                                           headers: request.headers, body: body)
         } catch let error as ParameterError {
-            return WireEnvelope.failure(style, WireEnvelope.badParameter(style, error))
+            return WireEnvelope.failure(style, .badParameter(error))
         }
         if let keyed {
             switch try await Self.unavailableAsNil({ try await keyed.claim() }) {
             case .answered(let status, let contentType, let stored)?:
                 return IdempotentRequest.replay(status: status, contentType: contentType, body: stored)
             case .inProgress?, nil:
-                return WireEnvelope.failure(style, WireEnvelope.unavailable(style))
+                return WireEnvelope.failure(style, .databaseUnavailable(detail: "the Idempotency-Key's claim"))
             case .mismatch?:
-                return WireEnvelope.failure(style, WireEnvelope.badParameter(style, ParameterError(field: "Idempotency-Key", reason: IdempotentRequest.reusedText)))
+                return WireEnvelope.failure(style, .badParameter(ParameterError(field: "Idempotency-Key", reason: IdempotentRequest.reusedText)))
             case .fresh?:
                 break
             }
@@ -106,22 +106,11 @@ struct ClientAPI: Sendable {
             let caller = AuditCaller(actor: "client", requestID: RequestID.of(request.headers, context: context), clientAddress: address)
             let data = try await AuditCaller.$current.withValue(caller) { try await enabled.plugin.handle(route: route, parts) }
             return (try WireEnvelope.success(style, data), true)
-        } catch let error as ClientError {
-            return (WireEnvelope.failure(style, error), true)
-        } catch let error as ParameterError {
-            return (WireEnvelope.failure(style, WireEnvelope.badParameter(style, error)), true)
-        } catch let error as RoomError {
-            return (WireEnvelope.failure(style, enabled.plugin.clientError(for: error) ?? WireEnvelope.roomError(style, error)), true)
-        } catch where DatabaseUnavailable.matches(error) {
-            logger.warning("database unavailable", metadata: ["error": "\(LoggableError.describe(error))"])
-            return (WireEnvelope.failure(style, WireEnvelope.unavailable(style)), false)
-        } catch let error where ProviderFailure(error) != nil {
-            let failure = ProviderFailure(error)!
-            logger.warning("\(failure.service) provider call failed", metadata: ["error": "\(error)"])
-            return (WireEnvelope.failure(style, WireEnvelope.providerError(style, service: failure.service)), false)
         } catch {
-            logger.error("client route failed", metadata: ["path": "\(path)", "error": "\(LoggableError.describe(error))"])
-            return (WireEnvelope.failure(style, WireEnvelope.internalError(style)), false)
+            let failure = Failure(classifying: error)
+            failure.log(to: logger, path: path)
+            let answer = style.clientError(for: failure) { enabled.plugin.clientError(for: $0) }
+            return (WireEnvelope.failure(style, answer), failure.isFinal)
         }
     }
 }

@@ -49,6 +49,36 @@ public struct Problem: HTTPResponseError, Sendable {
         Problem(.notFound, code: "not_found", detail: what)
     }
 
+    /// The admin API's rendering of a classified failure (`Failure(classifying:)`).
+    public init(_ failure: Failure) {
+        switch failure {
+        // A plugin's own refusal met on an admin path (a second open game
+        // for a device, a student's second lesson): a conflict, in words.
+        case .refused(let error): self.init(.conflict, code: "plugin_refused", detail: "\(error.message) (plugin code \(error.code))")
+        case .badParameter(let error): self = .invalid(error.field, error.reason)
+        case .room(let error): self = .from(error)
+        case .provider(let service, true, _):
+            self.init(.serviceUnavailable, code: "provider_unavailable", detail: "the \(service) provider did not answer; nothing was done; try again")
+        case .provider(let service, false, let detail):
+            self.init(.badGateway, code: "provider_refused", detail: "the \(service) provider refused: \(detail)")
+        case .databaseUnavailable:
+            self.init(.serviceUnavailable, code: "database_unavailable", detail: "the database is unavailable for a moment; try again")
+        case .internal:
+            self.init(.internalServerError, code: "internal", detail: "internal error; see the server log")
+        }
+    }
+
+    /// Seconds a client should wait before trying again, for the failures
+    /// that mean "try again": a vendor's outage lasts longer than a failover's
+    /// first seconds.
+    static func retryAfter(_ failure: Failure) -> String? {
+        switch failure {
+        case .provider(_, true, _): "5"
+        case .databaseUnavailable: "2"
+        default: nil
+        }
+    }
+
     /// The admin API's answer for an engine refusal.
     public static func from(_ error: RoomError) -> Problem {
         switch error {
@@ -86,36 +116,17 @@ struct ProblemMiddleware: RouterMiddleware {
             throw error
         } catch let problem as Problem {
             return try problem.response(from: request, context: context)
-        } catch let error as RoomError {
-            return try Problem.from(error).response(from: request, context: context)
-        } catch let error as ClientError {
-            // A plugin's own refusal met on an admin path (a second open game
-            // for a device, a student's second lesson): a conflict, in words.
-            return try Problem(.conflict, code: "plugin_refused", detail: "\(error.message) (plugin code \(error.code))")
-                .response(from: request, context: context)
-        } catch let error as ParameterError {
-            return try Problem.invalid(error.field, error.reason).response(from: request, context: context)
         } catch let error as HTTPError {
             let code = error.status == .notFound ? "not_found" : "http_\(error.status.code)"
             return try Problem(error.status, code: code, detail: error.body ?? error.status.reasonPhrase).response(from: request, context: context)
         } catch let error as HTTPResponseError {
             return try error.response(from: request, context: context)
-        } catch let error where ProviderFailure(error) != nil {
-            // A vendor the request needed did not answer (503, retry) or refused (502).
-            let failure = ProviderFailure(error)!
-            context.logger.warning("provider call failed", metadata: ["error": "\(failure.error)", "path": "\(request.uri.path)"])
-            var response = try failure.problem.response(from: request, context: context)
-            if failure.transient { response.headers[.retryAfter] = "5" }
-            return response
-        } catch where DatabaseUnavailable.matches(error) {
-            context.logger.warning("database unavailable", metadata: ["error": "\(LoggableError.describe(error))", "path": "\(request.uri.path)"])
-            var response = try Problem(.serviceUnavailable, code: "database_unavailable", detail: "the database is unavailable for a moment; try again")
-                .response(from: request, context: context)
-            response.headers[.retryAfter] = "2"
-            return response
         } catch {
-            context.logger.error("unhandled error", metadata: ["error": "\(LoggableError.describe(error))", "path": "\(request.uri.path)"])
-            return try Problem(.internalServerError, code: "internal", detail: "internal error; see the server log").response(from: request, context: context)
+            let failure = Failure(classifying: error)
+            failure.log(to: context.logger, path: request.uri.path)
+            var response = try Problem(failure).response(from: request, context: context)
+            if let seconds = Problem.retryAfter(failure) { response.headers[.retryAfter] = seconds }
+            return response
         }
     }
 }
