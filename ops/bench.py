@@ -152,6 +152,34 @@ class CPUShare:
         return False
 
 
+class Profile:
+    """`perf record` of the server over a run, when --profile asked (#28:
+    the profile behind each change). The report lists symbols by their own
+    share of the server's samples, call graphs folded into callers."""
+
+    def __init__(self, pid):
+        self.pid = pid if PROFILE else None
+
+    def __enter__(self):
+        if self.pid:
+            self.data = os.path.join(WORK, "perf.data")
+            self.process = subprocess.Popen(["perf", "record", "-F", "999", "-g", "-p", str(self.pid), "-o", self.data],
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return self
+
+    def __exit__(self, *exc):
+        if self.pid:
+            self.process.send_signal(signal.SIGINT)
+            self.process.wait()
+            with open(PROFILE, "w") as out:
+                subprocess.run(["perf", "report", "-i", self.data, "--no-children", "--sort", "dso,symbol", "--stdio",
+                                "--percent-limit", "0.5", "-g", "none"], stdout=out, stderr=subprocess.DEVNULL)
+            log(f"profile written to {PROFILE}")
+        return False
+
+
+PROFILE = None
+
 # ---------------------------------------------------------------- figure 1
 
 WRK_FLOW = """
@@ -429,7 +457,7 @@ def figure_flow(seconds):
         server = Server("roomkeeper", PORT)
         try:
             # One wrk thread per connection: each thread's Lua state walks one connection's flow.
-            with CPUShare(server.process.pid) as cpu:
+            with CPUShare(server.process.pid) as cpu, Profile(server.process.pid if connections == 16 else None):
                 http = wrk(f"http://127.0.0.1:{PORT}", connections, seconds, lua, threads=connections)
             server_rss = server.rss_mb()
         finally:
@@ -1065,7 +1093,10 @@ def main():
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--quick", action="store_true", help="shorter runs and smaller loads (a smoke test of the bench)")
     parser.add_argument("--only", help="comma-separated figures to run (1 flow, 2 list, 3 expiry, 4 growth, 5 seats); default all")
+    parser.add_argument("--profile", help="record the server with perf during figure 1 at 16 connections; write the report to this file")
     args = parser.parse_args()
+    global PROFILE
+    PROFILE = args.profile
     only = set((args.only or "1,2,3,4,5").split(","))
     seconds, rooms = (3, 10000) if args.quick else (10, 100000)
     sizes, fan_clients = ([1000, 10000, 100000], [100, 300]) if args.quick else ([1000, 100000, 1000000], [100, 1000, 3000])

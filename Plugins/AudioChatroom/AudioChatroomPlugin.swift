@@ -5,6 +5,8 @@ import RoomKit
 /// lifetimes with an IM chatroom for each room, whole-room mute, and mic seats kept by the
 /// server (the original left them to the clients).
 public struct AudioChatroomPlugin: RoomPlugin {
+    public typealias Attributes = RoomLook
+
     public static let pluginID = "audio-chatroom"
 
     public struct Settings: Sendable {
@@ -58,12 +60,14 @@ public struct AudioChatroomPlugin: RoomPlugin {
          "properties": ["thumbnail": TextRules.schema(1...1_024, description: "the room's picture (URL); one of the tenant's thumbnails when absent")]]
     }
 
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
+    /// Its creation data is the room's picture, kept as an attribute.
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> NoCreation {
         if let asked = spec.options["thumbnail"], !TextRules.fits(asked.string ?? "", 1...1_024) {
             throw RoomError.invalidOptions(field: "options.thumbnail", reason: "must be a picture's URL, 1-1024 characters")
         }
         let thumbnail = spec.options["thumbnail"]?.string ?? settings.thumbnails.randomElement() ?? ""
-        spec.attributes = JSONValue.object(["thumbnail": .string(thumbnail)]).jsonText
+        try spec.setAttributes(RoomLook(thumbnail: thumbnail))
+        return NoCreation()
     }
 
     /// A kick or ban frees the account's seats (#29); the room's members
@@ -89,10 +93,16 @@ public struct AudioChatroomPlugin: RoomPlugin {
     }
 
     /// Every seat is born empty with its room, in the room's statement.
-    public func firstRows(of spec: NewRoom, settings: Settings) -> FirstRows? {
+    public func firstRows(of spec: NewRoom, creation: NoCreation, settings: Settings) -> FirstRows? {
         FirstRows(SeatStore.table, (0..<settings.seats).map { MicSeat(index: $0) })
     }
 
     /// A closed room's seats simply end with it; the engine closes the chatroom.
     public func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]? { [] }
+}
+
+/// What an audio chatroom keeps on its room (the plugin's `Attributes`).
+public struct RoomLook: Codable, Sendable, Equatable {
+    /// The room's picture (URL).
+    public var thumbnail: String
 }

@@ -32,10 +32,10 @@ enum RoomRoutes {
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
             let (listed, total) = try await call.rooms.list(limit: limit, offset: offset)
-            let page = listed.map(\.room)
-            let online = try await call.tenant.im.onlineCounts(page.compactMap(\.imChatroomID))
-            return Listing(total: total, list: page.map { room in
-                RoomInfo(roomId: room.id, name: room.name, creator: room.owner, thumbnail: thumbnail(room),
+            let online = try await call.tenant.im.onlineCounts(listed.compactMap(\.room.imChatroomID))
+            return Listing(total: total, list: listed.map { listed in
+                let room = listed.room
+                return RoomInfo(roomId: room.id, name: room.name, creator: room.owner, thumbnail: listed.attributes(as: RoomLook.self)?.thumbnail ?? "",
                          onlineUserCount: room.imChatroomID.flatMap { online[$0] } ?? 0, createTime: room.createdAt.epochMilliseconds)
             })
         },
@@ -109,6 +109,6 @@ enum RoomRoutes {
     }
 
     static func thumbnail(_ room: Room) -> String {
-        JSONValue.parse(room.attributes)?["thumbnail"]?.string ?? ""
+        room.attributes(as: RoomLook.self)?.thumbnail ?? ""
     }
 }

@@ -9,6 +9,8 @@ import RoomKit
 /// start + `idleTimeout` until its stream starts, the TTL deadline while it
 /// is live, and cut + `idleTimeout` after a cut (never past the deadline).
 public struct HeadsetLivePlugin: RoomPlugin {
+    public typealias Attributes = LiveLook
+
     public static let pluginID = "headset-live"
 
     public struct Settings: Sendable {
@@ -50,22 +52,22 @@ public struct HeadsetLivePlugin: RoomPlugin {
          "properties": ["deviceId": ["type": "string", "pattern": "^[A-Za-z0-9_-]{4,64}$", "description": "a headset bound to the room's owner"]]]
     }
 
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> LiveCreation {
         guard let device = spec.options["deviceId"]?.string, DeviceRoutes.isDeviceID(device) else {
             throw RoomError.invalidOptions(field: "options.deviceId", reason: "is required: the bound headset's id, 4-64 letters, digits, - or _")
         }
         let ttl = spec.ttlSeconds ?? defaultPolicy.ttlSeconds
-        spec.options = ["deviceId": .string(device), "deadline": .number(now.addingTimeInterval(TimeInterval(ttl)).timeIntervalSince1970)]
         spec.ttlSeconds = min(ttl, settings.idleTimeoutSeconds)
-        spec.attributes = JSONValue.object(["deviceId": .string(device)]).jsonText
+        try spec.setAttributes(LiveLook(deviceId: device))
+        return LiveCreation(deviceID: device, deadline: now.addingTimeInterval(TimeInterval(ttl)))
     }
 
     /// The live room's row is born with the room, for a device bound to the
     /// room's owner; a second live room for the device is refused here,
     /// under the unique index.
-    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        let device = options["deviceId"]?.string ?? ""
-        let deadline = StorableDate.clamped(options["deadline"]?.double.flatMap(StorableDate.fromEpochSeconds) ?? hook.now, from: hook.now)
+    public func roomCreated(_ room: Room, creation: LiveCreation, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        let device = creation.deviceID
+        let deadline = StorableDate.clamped(creation.deadline, from: hook.now)
         let owners = try await hook.tables.query("""
             SELECT owner FROM headset_devices WHERE tenant_id = \(.tenant) AND device_id = \(device)
             """)
@@ -126,4 +128,16 @@ enum HeadsetCodes {
     static func notBound(_ device: String) -> ClientError {
         ClientError(code: notYours, message: "device \(device) is not bound to you")
     }
+}
+
+/// A live room's creation data (the plugin's `Creation`): the bound headset,
+/// and when the room ends if its stream never keeps it alive (its TTL).
+public struct LiveCreation: Sendable {
+    let deviceID: String
+    let deadline: Date
+}
+
+/// What a live room keeps (the plugin's `Attributes`): its headset.
+public struct LiveLook: Codable, Sendable, Equatable {
+    public var deviceId: String
 }

@@ -72,15 +72,13 @@ public struct LiveQuizPlugin: RoomPlugin {
                 ]]
     }
 
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
-        let game = try GameOptions(spec.options)
-        spec.options = game.normalized
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> GameOptions {
+        try GameOptions(spec.options)
     }
 
     /// The game and its questions are born with the room; a second open game
     /// for the device is refused here, under the unique index.
-    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        let game = try GameOptions(options)
+    public func roomCreated(_ room: Room, creation game: GameOptions, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let cents = Int64((game.bonus * 100).rounded(.down))
         let inserted = try await hook.tables.query("""
             INSERT INTO quiz_games (tenant_id, room_id, device_id, password_hash, bonus, stream, created_at)
@@ -107,13 +105,13 @@ public struct LiveQuizPlugin: RoomPlugin {
     }
 }
 
-/// A game's creation data, checked once for every create path.
-struct GameOptions {
+/// A game's creation data (the plugin's `Creation`), decoded and checked
+/// once for every create path.
+public struct GameOptions: Sendable {
     let deviceID: String
     let bonus: Double
     let password: String
     let questions: [QuestionBank.Entry]
-    let questionsJSON: String?
 
     init(_ options: JSONValue) throws {
         guard let device = options["deviceId"]?.string, TextRules.fits(device, 1...128) else {
@@ -139,7 +137,6 @@ struct GameOptions {
         deviceID = device
         self.bonus = bonus
         self.password = password
-        questionsJSON = json
     }
 
     /// The game pays in whole cents (the bonus column is numeric(14,2), > 0):
@@ -147,12 +144,6 @@ struct GameOptions {
     /// (#27: `bonus=0.001` answered the internal error).
     static func isPayable(_ bonus: Double) -> Bool { bonus.isFinite && bonus >= 0.01 && bonus < 1e10 }
     static let payableText = "a number of at least 0.01 (one cent) and below 1e10"
-
-    var normalized: JSONValue {
-        var object: [String: JSONValue] = ["deviceId": .string(deviceID), "bonus": .number(bonus), "password": .string(password)]
-        if let questionsJSON { object["questions"] = .string(questionsJSON) }
-        return .object(object)
-    }
 }
 
 /// The quiz codes of the NetEase apps.

@@ -62,7 +62,7 @@ public struct MusicLessonPlugin: RoomPlugin {
          "properties": ["student": TextRules.schema(1...128, description: "the booking student's account; the owner is the teacher")]]
     }
 
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> LessonCreation {
         guard let student = spec.options["student"]?.string, TextRules.fits(student, 1...128) else {
             throw RoomError.invalidOptions(field: "options.student", reason: "is required: the student's account, 1-128 characters")
         }
@@ -73,12 +73,15 @@ public struct MusicLessonPlugin: RoomPlugin {
         }
         spec.reservation = Reservation(accounts: [spec.owner, student], until: now.addingTimeInterval(TimeInterval(settings.openDeadlineSeconds)),
                                        onLapse: .close)
+        // Sealed by the booking route; an admin-made lesson has none (the
+        // admin API refuses options the contract does not name).
+        return LessonCreation(student: student, sealedTeacherPassword: spec.options["sealedTeacherPassword"]?.string)
     }
 
     /// The lesson row is born with the room; a student's second active lesson
     /// is refused here, under the unique index, whatever raced it.
-    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        let student = options["student"]?.string ?? ""
+    public func roomCreated(_ room: Room, creation: LessonCreation, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        let student = creation.student
         let known = try await hook.tables.query("""
             SELECT accid, role FROM accounts WHERE tenant_id = \(.tenant) AND accid IN (\(room.owner), \(student))
             """)
@@ -89,8 +92,7 @@ public struct MusicLessonPlugin: RoomPlugin {
         guard roles[room.owner] == AccountRoutes.Role.teacher.rawValue else {
             throw RoomError.referenceNotFound(field: "owner", reason: "no teacher account \(room.owner) in this tenant")
         }
-        // Sealed by the booking route; an admin-made lesson has none.
-        let sealedPassword = options["sealedTeacherPassword"]?.string
+        let sealedPassword = creation.sealedTeacherPassword
         let rows = try await hook.tables.query("""
             INSERT INTO music_lessons (tenant_id, room_id, student, teacher, created_at, teacher_password_sealed)
             VALUES (\(.tenant), \(room.id), \(student), \(room.owner), \(hook.now), \(sealedPassword))
@@ -138,4 +140,11 @@ enum LessonCodes {
         let command: Int
         let data: Data
     }
+}
+
+/// A lesson's creation data (the plugin's `Creation`): its student, and the
+/// teacher's password sealed by the booking route (none for an admin's).
+public struct LessonCreation: Sendable {
+    let student: AccountID
+    let sealedTeacherPassword: String?
 }

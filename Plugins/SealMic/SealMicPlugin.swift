@@ -5,6 +5,8 @@ import RoomKit
 /// whose id is also their IM chatroom's, join-IM-first, 8 mic positions
 /// kept by the server, and SM:* chatroom messages for every change.
 public struct SealMicPlugin: RoomPlugin {
+    public typealias Attributes = SealMicLook
+
     public static let pluginID = "sealmic"
 
     public struct Settings: Sendable {
@@ -59,7 +61,8 @@ public struct SealMicPlugin: RoomPlugin {
          "properties": ["roomType": ["type": "integer", "minimum": 0, "maximum": 1_000, "description": "the app's room type (0 when absent)"]]]
     }
 
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {
+    /// Its creation data is the room type, kept as an attribute.
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> NoCreation {
         var roomType: Int64 = 0
         if let value = spec.options["roomType"] {
             guard let type = value.int64, (0...1_000).contains(type) else {
@@ -67,12 +70,13 @@ public struct SealMicPlugin: RoomPlugin {
             }
             roomType = type
         }
-        spec.attributes = JSONValue.object(["roomType": .number(Double(roomType)), "bgId": .number(0)]).jsonText
+        try spec.setAttributes(SealMicLook(roomType: Int(roomType), bgId: 0))
         spec.ownerJoins = true
+        return NoCreation()
     }
 
     /// The room's positions are born free with it, in the room's statement.
-    public func firstRows(of spec: NewRoom, settings: Settings) -> FirstRows? {
+    public func firstRows(of spec: NewRoom, creation: NoCreation, settings: Settings) -> FirstRows? {
         FirstRows(MicPositionStore.table, (0..<settings.positions).map { MicPosition(position: $0, holder: nil, locked: false, muted: false) })
     }
 
@@ -100,4 +104,11 @@ public struct SealMicPlugin: RoomPlugin {
     public func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]? {
         closing.map(SealMicMessages.destroyed)
     }
+}
+
+/// What a SealMic room keeps (the plugin's `Attributes`): the app's room
+/// type and its background, which the host changes.
+public struct SealMicLook: Codable, Sendable, Equatable {
+    public var roomType: Int
+    public var bgId: Int
 }

@@ -21,15 +21,16 @@ struct SealMicReads {
         let roomType: Int
         let bgId: Int
 
-        init(_ room: Room, memberCount: Int) {
-            let attributes = JSONValue.parse(room.attributes)
+        /// `look`: the room's attributes when the list already holds them decoded.
+        init(_ room: Room, memberCount: Int, look: SealMicLook? = nil) {
+            let look = look ?? room.attributes(as: SealMicLook.self)
             roomId = SealMicMessages.wireID(room)
             createDt = room.createdAt.epochMilliseconds
             memCount = memberCount
             creatorUserId = room.owner
             subject = room.name
-            roomType = attributes?["roomType"]?.int64.map(Int.init) ?? 0
-            bgId = attributes?["bgId"]?.int64.map(Int.init) ?? 0
+            roomType = look?.roomType ?? 0
+            bgId = look?.bgId ?? 0
         }
     }
 
@@ -66,7 +67,7 @@ struct SealMicReads {
     /// The live ones, newest first.
     func openRooms(limit: Int) async throws -> [Summary] {
         let (listed, _) = try await call.rooms.list(limit: limit)
-        return listed.map { Summary($0.room, memberCount: $0.joinedCount) }
+        return listed.map { Summary($0.room, memberCount: $0.joinedCount, look: $0.attributes(as: SealMicLook.self)) }
     }
 
     func members(_ room: Room) async throws -> [Member] {

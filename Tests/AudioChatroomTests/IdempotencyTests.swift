@@ -24,7 +24,7 @@ import Testing
             let retry = try await http.request(.post, "\(room.base)/mic/apply", form: move, headers: [Self.key: "move-1"])
             #expect(retry.text == first.text && retry.headers[Self.replayed] == "true", "the first answer again: \(retry.text)")
             let events = try await fixture.server.server().services.engine.store.events(fixture.server.id(0), room.roomID)
-            #expect(events.filter { $0.kind == AudioChatroomPlugin.seatChanged }.count == 1, "applied once")
+            #expect(events.filter { $0.kind == .plugin(AudioChatroomPlugin.seatChanged) }.count == 1, "applied once")
             let unkeyed = try await http.request(.post, "\(room.base)/mic/apply", form: move)
             #expect(unkeyed.text != first.text, "without the key the same move runs again (and is refused)")
 

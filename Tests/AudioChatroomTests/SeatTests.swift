@@ -108,7 +108,7 @@ import Testing
             #expect(element["index"] == .number(2) && element["reason"] == .number(0) && element["micMute"] == .bool(false))
             // #18: the move is on the room's timeline as the plugin's own event (what webhooks send).
             let events = try await fixture.server.server().services.engine.store.events(fixture.server.id(0), room.roomID)
-            let seatEvent = try #require(events.last { $0.kind == AudioChatroomPlugin.seatChanged })
+            let seatEvent = try #require(events.last { $0.kind == .plugin(AudioChatroomPlugin.seatChanged) })
             let detail = JSONValue.parse(seatEvent.detail)
             #expect(detail?["seat"] == .number(2) && detail?["account"]?.string == guest.accid && seatEvent.actor == "account:\(guest.accid)")
 

@@ -105,7 +105,7 @@ struct Booking {
             #expect(closed["code"] == .number(200) && closed["data"] == .object([:]))
             #expect(try #require(data(try await http.form("\(base)/room/query", "accid=\(student)")))["total"] == .number(0))
             // #18: the lesson opened with the teacher's entry and was over at the close, on the timeline as the plugin's events.
-            let kinds = try await fixture.server.server().services.engine.store.events(fixture.server.id(0), roomID).map(\.kind)
+            let kinds = try await fixture.server.server().services.engine.store.events(fixture.server.id(0), roomID).map(\.kind.stored)
             #expect(kinds.filter { $0.hasPrefix("music-lesson.") } == [MusicLessonPlugin.lessonOpened, MusicLessonPlugin.lessonOver])
         }
     }

@@ -106,7 +106,7 @@ import Testing
                 #expect(ended == 2, "the intercom sessions ended with the room")
                 #expect(try await phone.call("/live/query", "roomId=\(roomID)")["code"] == .number(801))
                 // #18: the stream's start and cut are on the room's timeline, as the plugin's own events.
-                let kinds = try await fixture.server().services.engine.store.events(fixture.id(0), roomID).map(\.kind)
+                let kinds = try await fixture.server().services.engine.store.events(fixture.id(0), roomID).map(\.kind.stored)
                 #expect(kinds.filter { $0.hasPrefix("headset-live.") } == [HeadsetLivePlugin.streamStarted, HeadsetLivePlugin.streamCut])
                 #expect(kinds.last == "closed")
             }

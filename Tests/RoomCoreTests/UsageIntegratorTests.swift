@@ -50,10 +50,10 @@ import Testing
     }
 
     @Test func eventsBecomeSteps() {
-        #expect(UsageIntegrator.step(kind: "created", wasMember: false, members: 0) == .roomOpened)
-        #expect(UsageIntegrator.step(kind: "closed", wasMember: false, members: 3) == .roomClosed(members: 3))
-        #expect(UsageIntegrator.step(kind: "kicked", wasMember: true, members: 0) == .left)
-        #expect(UsageIntegrator.step(kind: "banned", wasMember: false, members: 0) == nil)
-        #expect(UsageIntegrator.step(kind: "reserved", wasMember: false, members: 0) == nil)
+        #expect(UsageIntegrator.step(kind: .created, wasMember: false, members: 0) == .roomOpened)
+        #expect(UsageIntegrator.step(kind: .closed, wasMember: false, members: 3) == .roomClosed(members: 3))
+        #expect(UsageIntegrator.step(kind: .kicked, wasMember: true, members: 0) == .left)
+        #expect(UsageIntegrator.step(kind: .banned, wasMember: false, members: 0) == nil)
+        #expect(UsageIntegrator.step(kind: .reserved, wasMember: false, members: 0) == nil)
     }
 }

@@ -39,7 +39,7 @@ import Testing
             #expect(dissolves.filter(\.ok).count == 1, "round \(round): one dissolve closes the room")
             #expect(dissolves.filter { !$0.ok }.allSatisfy { $0.error == .closed }, "round \(round): the others are told it is closed: \(dissolves)")
             #expect(try await fixture.engine.store.room(tenant.id, room.id)?.state == .closed(.dissolved))
-            let events = try await fixture.engine.store.events(tenant.id, room.id).map(\.kind)
+            let events = try await fixture.engine.store.events(tenant.id, room.id).map(\.kind.stored)
             #expect(events.filter { $0 == "closed" }.count == 1, "round \(round): \(events)")
             #expect(try await fixture.count("""
                 SELECT count(*)::int FROM outbox WHERE tenant_id = ANY($1) AND room_id = \(room.id) AND payload::text LIKE '%closeChatroom%'
@@ -102,10 +102,10 @@ import Testing
             try await fixture.engine.dissolve(room.id, caller: CallerSession(sid: strangerSid, refusal: Refused()), in: tenant, pluginID: plugin)
         }
         #expect(try await fixture.engine.store.room(tenant.id, room.id)?.isOpen == true)
-        #expect(try await fixture.engine.store.events(tenant.id, room.id).map(\.kind) == ["created"])
+        #expect(try await fixture.engine.store.events(tenant.id, room.id).map(\.kind.stored) == ["created"])
         let closed = try await fixture.engine.dissolve(room.id, caller: CallerSession(sid: ownerSid, refusal: Refused()), in: tenant, pluginID: plugin)
         #expect(closed.state == .closed(.dissolved))
         let events = try await fixture.engine.store.events(tenant.id, room.id)
-        #expect(events.map(\.kind) == ["created", "closed"] && events.last?.actor == "account:\(owner.accid)")
+        #expect(events.map(\.kind.stored) == ["created", "closed"] && events.last?.actor == "account:\(owner.accid)")
     }
 }

@@ -268,6 +268,23 @@ import Testing
         }
     }
 
+    /// #28, item 5: one epilogue counts every room write after its commit
+    /// under one label scheme, the room's own plugin; an admin's kick was
+    /// counted as plugin "admin" and a sweeper's release as "sweeper".
+    @Test func transitionsAreCountedUnderTheRoomsPlugin() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.live { http in
+            let tenant = fixture.id(0)
+            let room = try #require(try await http.form("/t/\(tenant)/test-rooms/room/create", "sid=host&name=counted")["data"]?["roomId"]?.int64)
+            #expect(try await http.form("/t/\(tenant)/test-rooms/room/join", "sid=guest&roomId=\(room)")["code"]?.int64 == 200)
+            let kick = try await http.post("/admin/v1/tenants/\(tenant)/rooms/\(room)/members/guest/kick", key: fixture.operatorKey, json: "{}")
+            #expect(kick.status == .ok, "\(kick.text)")
+            let metrics = try await http.get("/metrics").text
+            #expect(metrics.contains(#"roomkeeper_room_transitions_total{kind="banned",plugin="test-rooms"}"#), "the kick counted under the room's plugin")
+            #expect(!metrics.contains(#"plugin="admin""#) && !metrics.contains(#"plugin="sweeper""#), "no label names a caller instead of a plugin")
+        }
+    }
+
     /// #16, finding 9: anyone may scrape /metrics, so scrapes share one
     /// database read every 15 s instead of each running its own.
     @Test func metricsScrapesShareOneDatabaseRead() async throws {

@@ -32,7 +32,7 @@ import Testing
         }
 
         func timeline(_ room: Int64) async throws -> [String] {
-            try await fixture.server().services.engine.store.events(tenant, room).map(\.kind)
+            try await fixture.server().services.engine.store.events(tenant, room).map(\.kind.stored)
         }
     }
 

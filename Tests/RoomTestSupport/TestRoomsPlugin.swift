@@ -58,7 +58,7 @@ public struct TestRoomsPlugin: RoomPlugin {
     }
 
     /// No rows of its own: its creates and closes are one statement each (#28, item 3).
-    public func firstRows(of spec: NewRoom, settings: Settings) -> FirstRows? { .empty }
+    public func firstRows(of spec: NewRoom, creation: NoCreation, settings: Settings) -> FirstRows? { .empty }
 
     public func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]? { [] }
 

@@ -64,7 +64,7 @@ import Testing
             #expect(moved.positions[2].1 == 0 && moved.positions[5].1 == 4)
             // #18: each change is on the room's timeline as the plugin's own event, with the positions it changed.
             let events = try await fixture.server.server().services.engine.store.events(fixture.server.id(0), try #require(Int64(room.id)))
-            let changes = events.filter { $0.kind == SealMicPlugin.positionsChanged }.compactMap { JSONValue.parse($0.detail)?["positions"]?.arrayValue }
+            let changes = events.filter { $0.kind == .plugin(SealMicPlugin.positionsChanged) }.compactMap { JSONValue.parse($0.detail)?["positions"]?.arrayValue }
             #expect(changes.count == 2, "the join and the change")
             #expect(changes.last?.compactMap { $0["holder"]?.string } == [room.ann.userId], "the change names the new holder once: \(changes)")
 
@@ -177,7 +177,7 @@ import Testing
             #expect(errCode(try await room.mic("join", ["targetPosition": 4], as: room.bob)) == 21, "a kicked user is out of the room")
             // #29: a host's kick, by the engine's one kick: on the timeline (and so in webhooks) as one.
             let timeline = try await fixture.server.server().services.engine.store.events(fixture.server.id(0), try #require(Int64(room.id)))
-            #expect(timeline.contains { $0.kind == "kicked" }, "\(timeline.map(\.kind))")
+            #expect(timeline.contains { $0.kind == .kicked }, "\(timeline.map(\.kind.stored))")
             // And audited as the host's act, with where it came from.
             let audit = try await fixture.server.database.query("""
                 SELECT actor, key_fingerprint, target, outcome, client_address FROM audit_log

@@ -8,14 +8,14 @@ public struct FeedEvent: Sendable, Equatable {
     public var eventID: Int64
     public var roomID: RoomID
     public var pluginID: String?
-    public var kind: String
+    public var kind: RoomEventKind
     public var at: Date
     public var actor: String
     public var detail: String
 
     /// The webhook type: the engine's own events are mapped
     /// (`joined` → `member.joined`), a plugin's are named by the plugin.
-    public var type: String { WebhookEventTypes.type(ofTimelineKind: kind)?.type ?? kind }
+    public var type: String { kind.webhook?.type ?? kind.stored }
 
     /// The `webhook-id` a webhook of this event carries (`EventNotice.messageID`).
     public func webhookID(tenantID: TenantID) -> String {
@@ -25,7 +25,7 @@ public struct FeedEvent: Sendable, Equatable {
     /// The body a webhook of this event carries, byte for byte.
     public func body(tenantID: TenantID) -> String {
         let fields = JSONValue.parse(detail)?.object ?? [:]
-        let data = if let (_, extra) = WebhookEventTypes.type(ofTimelineKind: kind) {
+        let data = if let (_, extra) = kind.webhook {
             EventNotice.engineData(fields, extra: extra, plugin: pluginID, actor: actor)
         } else {
             fields
@@ -58,7 +58,7 @@ public struct EventFeed: Sendable {
             ORDER BY e.feed_seq LIMIT \(limit)
             """)
         return try rows.decode((Int64, Int64, Int64, String?, String, Date, String, String).self).map {
-            FeedEvent(cursor: $0, eventID: $1, roomID: $2, pluginID: $3, kind: $4, at: $5, actor: $6, detail: $7)
+            FeedEvent(cursor: $0, eventID: $1, roomID: $2, pluginID: $3, kind: RoomEventKind(stored: $4), at: $5, actor: $6, detail: $7)
         }
     }
 }

@@ -16,7 +16,7 @@ extension RoomEngine {
     @discardableResult
     public func kick(_ roomID: RoomID, account: AccountID, forSeconds seconds: Int?, reason: String, by actor: Actor,
                      in tenant: Tenant, pluginID: String?) async throws -> Ban? {
-        try await remove(roomID, account: account, kind: "kicked", until: seconds.map { clock.now().addingTimeInterval(TimeInterval($0)) },
+        try await remove(roomID, account: account, kind: .kicked, until: seconds.map { clock.now().addingTimeInterval(TimeInterval($0)) },
                          banned: seconds != nil, reason: reason, by: actor, in: tenant, pluginID: pluginID)
     }
 
@@ -25,13 +25,13 @@ extension RoomEngine {
     @discardableResult
     public func ban(_ roomID: RoomID, account: AccountID, until: Date? = nil, reason: String = "", by actor: Actor,
                     in tenant: Tenant, pluginID: String?) async throws -> Ban {
-        guard let ban = try await remove(roomID, account: account, kind: "banned", until: until, banned: true, reason: reason, by: actor,
+        guard let ban = try await remove(roomID, account: account, kind: .banned, until: until, banned: true, reason: reason, by: actor,
                                          in: tenant, pluginID: pluginID) else { throw RoomError.notFound }
         return ban
     }
 
     /// `audited`: false for the rooms a tenant ban empties (the ban is the act).
-    private func remove(_ roomID: RoomID, account: AccountID, kind: String, until: Date?, banned: Bool, reason: String, by actor: Actor,
+    private func remove(_ roomID: RoomID, account: AccountID, kind: RoomEventKind, until: Date?, banned: Bool, reason: String, by actor: Actor,
                         in tenant: Tenant, pluginID: String?, audited: Bool = true) async throws -> Ban? {
         if let until, until <= clock.now() { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
         let recorded = BanBox()
@@ -54,7 +54,7 @@ extension RoomEngine {
             try await writes.event(room, kind: kind, actor: actor, detail: detail, at: hook.now)
             // A host's kick is as privileged as an admin's: both are audited.
             if audited {
-                try await writes.audit(AuditAct(tenantID: tenant.id, action: kind == "kicked" ? "member.kick" : "member.ban",
+                try await writes.audit(AuditAct(tenantID: tenant.id, action: kind == .kicked ? "member.kick" : "member.ban",
                                                 target: "room:\(room.id)/account:\(account)", outcome: wasJoined ? "removed" : "not a member",
                                                 detail: detail), by: actor, now: hook.now)
             }
@@ -92,7 +92,7 @@ extension RoomEngine {
         let ban = try await insertTenantBan(account, until: until, reason: reason, by: actor, in: tenant)
         for roomID in try await store.joinedOpenRooms(tenant.id, account: account) {
             do {
-                _ = try await remove(roomID, account: account, kind: "kicked", until: nil, banned: false, reason: "banned from the tenant",
+                _ = try await remove(roomID, account: account, kind: .kicked, until: nil, banned: false, reason: "banned from the tenant",
                                      by: actor, in: tenant, pluginID: nil, audited: false)
             } catch let error as RoomError {
                 database.logger.info("a tenant ban's room was not emptied", metadata: ["room": "\(roomID)", "reason": "\(error)"])
@@ -149,7 +149,7 @@ extension RoomEngine {
             // version bumped: its timeline is written in commit order (the
             // event feed's room order), and a racing seat change decides again.
             if let roomID = ban.roomID, let room = try await writes.lockRoomBumpingVersion(tenant.id, roomID) {
-                try await writes.event(room, kind: muted ? "unmuted" : "unbanned", actor: actor,
+                try await writes.event(room, kind: muted ? .unmuted : .unbanned, actor: actor,
                                        detail: ["account": ban.accid, muted ? "mute" : "ban": String(ban.id)], at: now)
                 if let chatroom = room.imChatroomID, room.isOpen {
                     let effect: IMEffect = muted ? .unmuteMember(chatroom: chatroom, accid: ban.accid, operator: room.owner)

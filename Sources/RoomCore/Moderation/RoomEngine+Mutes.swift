@@ -21,7 +21,7 @@ extension RoomEngine {
             let writes = writes(on: connection)
             var detail = ["account": account, "reason": reason, "mute": String(mute.id)]
             if let until { detail["until"] = ISO8601DateFormatter().string(from: until) }
-            try await writes.event(room, kind: "muted", actor: actor, detail: detail, at: now)
+            try await writes.event(room, kind: .muted, actor: actor, detail: detail, at: now)
             if let chatroom = room.imChatroomID {
                 let minutes = until.map { max(1, Int(($0.timeIntervalSince(now) / 60).rounded(.up))) }
                 try await writes.enqueue([.im(.muteMember(chatroom: chatroom, accid: account, operator: room.owner, minutes: minutes), roomID: room.id)],

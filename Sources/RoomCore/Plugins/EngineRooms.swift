@@ -73,7 +73,8 @@ struct EngineRooms: PluginRooms {
     }
 
     func list(limit: Int, offset: Int) async throws -> (rooms: [ListedRoom], total: Int) {
-        try await engine.openRooms(tenant.id, pluginID: pluginID, limit: limit, offset: offset)
+        try await engine.openRooms(tenant.id, pluginID: pluginID, limit: limit, offset: offset,
+                                   attributes: tenant.plugin(pluginID)?.plugin.decodeAttributes)
     }
 }
 

@@ -8,7 +8,7 @@ extension RoomStore {
         public var counts: [String: Int]
     }
 
-    public static let charted = ["created", "joined", "left", "closed"]
+    public static let charted: [RoomEventKind] = [.created, .joined, .left, .closed]
 
     /// One bucket per minute of the last `minutes`, oldest first, zeros included.
     public func activity(_ tenantID: TenantID, minutes: Int, now: Date) async throws -> [ActivityBucket] {
@@ -16,7 +16,7 @@ extension RoomStore {
         let start = end.addingTimeInterval(-Double(minutes - 1) * 60)
         let rows = try await database.query("""
             SELECT (extract(epoch FROM date_trunc('minute', at)))::bigint, kind, count(*)::int FROM room_events
-            WHERE tenant_id = \(tenantID) AND at >= \(start) AND kind = ANY(\(Self.charted))
+            WHERE tenant_id = \(tenantID) AND at >= \(start) AND kind = ANY(\(Self.charted.map(\.stored)))
             GROUP BY 1, 2
             """)
         var counts: [Int64: [String: Int]] = [:]

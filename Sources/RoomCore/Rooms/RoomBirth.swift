@@ -22,10 +22,10 @@ struct RoomBirth {
     let chatrooms: (any ChatroomsInRoomDatabase)?
     let webhooks: [WebhookEndpoint]
 
-    var events: [(kind: String, detail: [String: String])] {
-        var events: [(kind: String, detail: [String: String])] = [("created", ["name": spec.name, "owner": spec.owner])]
-        if let reservation = spec.reservation { events.append(("reserved", ["accounts": reservation.accounts.joined(separator: ",")])) }
-        if spec.ownerJoins { events.append(("joined", ["role": "owner", "account": spec.owner])) }
+    var events: [(kind: RoomEventKind, detail: [String: String])] {
+        var events: [(kind: RoomEventKind, detail: [String: String])] = [(.created, ["name": spec.name, "owner": spec.owner])]
+        if let reservation = spec.reservation { events.append((.reserved, ["accounts": reservation.accounts.joined(separator: ",")])) }
+        if spec.ownerJoins { events.append((.joined, ["role": "owner", "account": spec.owner])) }
         return events
     }
 
@@ -60,7 +60,7 @@ struct RoomBirth {
             ), events AS (
                 INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
                 SELECT room.tenant_id, room.room_id, \(now), e.kind, \(actor.description), e.detail::jsonb
-                FROM room, unnest(\(events.map(\.kind))::text[], \(details)::text[]) WITH ORDINALITY AS e(kind, detail, n)
+                FROM room, unnest(\(events.map(\.kind.stored))::text[], \(details)::text[]) WITH ORDINALITY AS e(kind, detail, n)
                 ORDER BY e.n
             ), queued AS (
                 \(outboxInsert: notices, at: now, onlyIf: "room")

@@ -22,7 +22,7 @@ struct RoomClose {
         self.now = now
         var outbox = OutboxRows()
         let places = rooms.map { EventNotice.Place(tenantID: $0.tenantID, roomID: $0.id, pluginID: $0.pluginID) }
-        for (tenantID, messages) in EventNotice.engineEvent(places, kind: "closed", actor: actor, detail: ["reason": reason.rawValue], at: now,
+        for (tenantID, messages) in EventNotice.engineEvent(places, kind: .closed, actor: actor, detail: ["reason": reason.rawValue], at: now,
                                                              webhooks: webhooks) {
             outbox.add(messages, tenantID: tenantID, webhooks: webhooks(tenantID), now: now)
         }
@@ -46,7 +46,7 @@ struct RoomClose {
             \(outboxInsert: outbox, at: now)
         )
         INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-        SELECT tenant_id, room_id, \(now), 'closed', \(actor.description), \(detail)::jsonb FROM closed
+        SELECT tenant_id, room_id, \(now), \(RoomEventKind.closed.stored), \(actor.description), \(detail)::jsonb FROM closed
         """
     }
 
@@ -63,7 +63,7 @@ struct RoomClose {
                 RETURNING tenant_id, room_id
             ), event AS (
                 INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-                SELECT tenant_id, room_id, \(now), 'closed', \(actor.description), \(detail)::jsonb FROM closed
+                SELECT tenant_id, room_id, \(now), \(RoomEventKind.closed.stored), \(actor.description), \(detail)::jsonb FROM closed
             ), timeline AS (
                 \(timelineInsert: outbox, at: now, onlyIf: "closed")
             ), queued AS (

@@ -15,7 +15,7 @@ extension RoomDeadline {
         guard !rows.isEmpty else { return }
         try await connection.run("""
             INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-            VALUES (\(tenantID), \(roomID), \(now), 'deadline', \(actor.description),
+            VALUES (\(tenantID), \(roomID), \(now), \(RoomEventKind.deadline.stored), \(actor.description),
                     jsonb_build_object('expiresAt', \(ISO8601DateFormatter().string(from: expiry)), 'reason', \(reason)))
             """, logger: logger)
     }

@@ -54,8 +54,7 @@ extension RoomEngine {
             let close = RoomClose(rooms: [room], reason: reason, actor: actor, now: now, effects: effects,
                                   webhooks: { [tenants] in tenants($0)?.webhooks ?? [] })
             if try await database.query(close.guardedQuery(version: read.version)).decode(Int.self).first == 1 {
-                listCache.forget(room.tenantID, room.pluginID)
-                Self.transitions.increment(kind: Self.name(of: decision), plugin: room.pluginID)
+                committed([RoomCommitted(Self.name(of: decision), [room])])
                 return Self.room(room, after: decision, now: now)
             }
             database.logger.debug("a room changed between its read and its dissolve; deciding again", metadata: ["room": "\(roomID)"])

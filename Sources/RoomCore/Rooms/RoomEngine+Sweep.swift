@@ -32,8 +32,8 @@ extension RoomEngine {
         // A batch of a thousand rooms is background work: it may take
         // longer than the pool's limit for a client's statement (60 s, and
         // the client's own deadline just past it).
-        try await DatabaseDeadline.$statementSeconds.withValue(62) {
-            try await database.transaction { connection in
+        let changes = try await DatabaseDeadline.$statementSeconds.withValue(62) {
+            try await database.transaction { connection -> [RoomCommitted] in
                 try await connection.run("SET LOCAL statement_timeout = '60s'", logger: database.logger)
                 let writes = writes(on: connection)
                 var closing: [CloseReason: [Room]] = [:]
@@ -46,18 +46,16 @@ extension RoomEngine {
                     }
                 }
                 try await writes.releaseReservations(released)
-                try await writes.events(released, kind: "reservation-lapsed", actor: .system, detail: ["action": "release"], at: now)
-                try await writes.events(closing[.lapsed] ?? [], kind: "reservation-lapsed", actor: .system, detail: ["action": "close"], at: now)
+                try await writes.events(released, kind: .reservationLapsed, actor: .system, detail: ["action": "release"], at: now)
+                try await writes.events(closing[.lapsed] ?? [], kind: .reservationLapsed, actor: .system, detail: ["action": "close"], at: now)
                 for (reason, rooms) in closing.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                     try await self.closeRooms(rooms, reason: reason, actor: .system, connection: connection, now: now)
-                    for (plugin, count) in Dictionary(grouping: rooms, by: \.pluginID).mapValues(\.count) {
-                        Self.transitions.increment(kind: reason.rawValue, plugin: plugin, by: count)
-                    }
                 }
-                if !released.isEmpty { Self.transitions.increment(kind: "released", plugin: "sweeper", by: released.count) }
-                return released.count + closing.values.map(\.count).reduce(0, +)
+                return [RoomCommitted("released", released)] + closing.map { RoomCommitted($0.key.rawValue, $0.value) }
             }
         }
+        committed(changes)
+        return changes.map(\.rooms.count).reduce(0, +)
     }
 }
 

@@ -56,7 +56,7 @@ public struct RoomEngine: Sendable {
         let asked = spec.ttlSeconds ?? enabled.policy.ttlSeconds
         guard RoomLifecycle.ttlRange.contains(asked) else { throw RoomError.invalid(field: "ttlSeconds", reason: RoomLifecycle.ttlRangeText) }
         spec.ttlSeconds = asked
-        try enabled.plugin.prepare(&spec, now)
+        let creation = try enabled.plugin.prepare(&spec, now)
         // Lengths in Unicode scalars, as the admin contract states them.
         guard TextRules.fits(spec.name, 1...128), !TextRules.trimmed(spec.name).isEmpty else {
             throw RoomError.invalid(field: "name", reason: "must be 1-128 characters, not only blanks")
@@ -73,7 +73,7 @@ public struct RoomEngine: Sendable {
         let drawsID = spec.id == nil
         for attempt in 1... {
             do {
-                return try await create(spec, enabled: enabled, tenant: tenant, by: actor, capacity: capacity, ttl: ttl, now: now)
+                return try await create(spec, creation: creation, enabled: enabled, tenant: tenant, by: actor, capacity: capacity, ttl: ttl, now: now)
             } catch let error as RoomIDTaken where drawsID && attempt < 8 {
                 database.logger.info("drawn room id was taken; drawing again", metadata: ["id": "\(error.id)"])
             } catch is RoomIDTaken {
@@ -83,7 +83,7 @@ public struct RoomEngine: Sendable {
         fatalError("unreachable")
     }
 
-    private func create(_ spec: NewRoom, enabled: EnabledPlugin, tenant: Tenant, by actor: Actor, capacity: Int, ttl: Int, now: Date) async throws -> Room {
+    private func create(_ spec: NewRoom, creation: PreparedCreation, enabled: EnabledPlugin, tenant: Tenant, by actor: Actor, capacity: Int, ttl: Int, now: Date) async throws -> Room {
         var spec = spec
         // A chatroom kept in this database is written by the room's own
         // statement; a vendor's is opened first (its id may become the room's).
@@ -94,7 +94,7 @@ public struct RoomEngine: Sendable {
         let chatroom = inDatabase == nil ? try await openChatroom(&spec, plugin: enabled.plugin, tenant: tenant) : nil
         if spec.id == nil { spec.id = drawRoomID() }
         if inDatabase != nil { spec.imChatroomID = spec.id.map(String.init) }
-        let firstRows = try enabled.plugin.firstRows(spec)
+        let firstRows = try creation.firstRows(spec)
         let birth = RoomBirth(spec: spec, tenantID: tenant.id, capacity: capacity, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)),
                               actor: actor, firstRows: firstRows, chatrooms: inDatabase, webhooks: tenant.webhooks)
         do {
@@ -112,7 +112,7 @@ public struct RoomEngine: Sendable {
                     let room = try RoomRows.decode(born)
                     if firstRows == nil {
                         let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
-                        try await writes.enqueue(try await enabled.plugin.created(room, spec.options, parts), tenantID: tenant.id, now: now)
+                        try await writes.enqueue(try await creation.created(room, parts), tenantID: tenant.id, now: now)
                     }
                     if actor == .admin {
                         try await writes.audit(AuditAct(tenantID: tenant.id, action: "room.create", target: "room:\(room.id)",
@@ -121,8 +121,7 @@ public struct RoomEngine: Sendable {
                     return room
                 }
             }
-            listCache.forget(tenant.id, room.pluginID)
-            Self.transitions.increment(kind: "created", plugin: room.pluginID)
+            committed([RoomCommitted("created", [room])])
             return room
         } catch {
             if let chatroom {
@@ -172,7 +171,7 @@ public struct RoomEngine: Sendable {
         let room = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .join(account, inIMChatroom: inIMChatroom)) { writes, room, decision, hook in
             guard case .join(let claims) = decision else { return [] }
             try await writes.join(room, account, role: role, claimsReservation: claims, now: hook.now)
-            try await writes.event(room, kind: "joined", actor: .account(account), detail: ["role": role, "account": account], at: hook.now)
+            try await writes.event(room, kind: .joined, actor: .account(account), detail: ["role": role, "account": account], at: hook.now)
             joined = true
             return try await hook.plugin.joined(account, room, hook.parts)
         }
@@ -185,7 +184,7 @@ public struct RoomEngine: Sendable {
         let actor = actor ?? .account(account)
         _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, actor: actor, .leave(account)) { writes, room, _, hook in
             try await writes.removeMember(room, account, status: .left, wasJoined: true, now: hook.now)
-            try await writes.event(room, kind: "left", actor: actor, detail: ["account": account], at: hook.now)
+            try await writes.event(room, kind: .left, actor: actor, detail: ["account": account], at: hook.now)
             return try await hook.plugin.left(account, room, hook.parts)
         }
     }
@@ -194,7 +193,7 @@ public struct RoomEngine: Sendable {
         try await transition(roomID, in: tenant, pluginID: pluginID, account: nil, .reserve(accounts, until: until, onLapse: onLapse, by: actor)) { writes, room, decision, hook in
             guard case .reserve(let reservation) = decision else { return [] }
             try await writes.reserve(room, reservation)
-            try await writes.event(room, kind: "reserved", actor: actor, detail: ["accounts": accounts.joined(separator: ","), "onLapse": onLapse.rawValue], at: hook.now)
+            try await writes.event(room, kind: .reserved, actor: actor, detail: ["accounts": accounts.joined(separator: ","), "onLapse": onLapse.rawValue], at: hook.now)
             return []
         }
     }
@@ -219,7 +218,7 @@ public struct RoomEngine: Sendable {
             guard case .extend(let expiry) = decision else { return [] }
             try await writes.extend(room, to: expiry)
             let until = ISO8601DateFormatter().string(from: expiry)
-            try await writes.event(room, kind: "extended", actor: actor, detail: ["expiresAt": until], at: hook.now)
+            try await writes.event(room, kind: .extended, actor: actor, detail: ["expiresAt": until], at: hook.now)
             if actor == .admin {
                 try await writes.audit(AuditAct(tenantID: tenant.id, action: "room.extend", target: "room:\(room.id)",
                                                 detail: ["seconds": String(seconds), "expiresAt": until]), by: actor, now: hook.now)
@@ -255,8 +254,7 @@ public struct RoomEngine: Sendable {
             try await writes.enqueue(messages, tenantID: tenant.id, now: now)
             return (Self.name(of: decision), Self.room(snapshot.room, after: decision, now: now))
         }
-        if kind != "none" { listCache.forget(room.tenantID, room.pluginID) }
-        if kind != "none" { Self.transitions.increment(kind: kind, plugin: pluginID ?? "admin") }
+        if kind != "none" { committed([RoomCommitted(kind, [room])]) }
         return room
     }
 
@@ -315,13 +313,6 @@ public struct RoomEngine: Sendable {
     }
 
     static let transitions = TransitionCounter()
-}
-
-/// `roomkeeper_room_transitions_total{kind, plugin}`.
-struct TransitionCounter: Sendable {
-    func increment(kind: String, plugin: String, by amount: Int = 1) {
-        Counter(label: "roomkeeper_room_transitions_total", dimensions: [("kind", kind), ("plugin", plugin)]).increment(by: amount)
-    }
 }
 
 /// Where room ids are drawn from.

@@ -98,7 +98,7 @@ public struct RoomStore: Sendable {
             """)
         var events: [RoomEvent] = []
         for (id, at, kind, actor, detail) in try rows.decode((Int64, Date, String, String, String).self) {
-            events.append(RoomEvent(id: id, at: at, kind: kind, actor: actor, detail: detail))
+            events.append(RoomEvent(id: id, at: at, kind: RoomEventKind(stored: kind), actor: actor, detail: detail))
         }
         return events
     }

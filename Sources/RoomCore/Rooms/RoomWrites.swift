@@ -160,28 +160,28 @@ struct RoomWrites {
             """, logger: logger)
     }
 
-    func event(_ room: Room, kind: String, actor: Actor, detail: [String: String] = [:], at: Date) async throws {
+    func event(_ room: Room, kind: RoomEventKind, actor: Actor, detail: [String: String] = [:], at: Date) async throws {
         try await connection.run("""
             INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-            VALUES (\(room.tenantID), \(room.id), \(at), \(kind), \(actor.description), \(JSONValue.object(detail.mapValues(JSONValue.string)).jsonText)::jsonb)
+            VALUES (\(room.tenantID), \(room.id), \(at), \(kind.stored), \(actor.description), \(JSONValue.object(detail.mapValues(JSONValue.string)).jsonText)::jsonb)
             """, logger: logger)
         try await publish([room], kind: kind, actor: actor, detail: detail, at: at)
     }
 
     /// One multi-row insert for a batch of rooms (the sweeper closes hundreds at once).
-    func events(_ rooms: [Room], kind: String, actor: Actor, detail: [String: String], at: Date) async throws {
+    func events(_ rooms: [Room], kind: RoomEventKind, actor: Actor, detail: [String: String], at: Date) async throws {
         guard !rooms.isEmpty else { return }
         try await connection.run("""
             -- cross-tenant: a sweep records its batch's events, of any tenants, in one statement
             INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-            SELECT t, r, \(at), \(kind), \(actor.description), \(JSONValue.object(detail.mapValues(JSONValue.string)).jsonText)::jsonb
+            SELECT t, r, \(at), \(kind.stored), \(actor.description), \(JSONValue.object(detail.mapValues(JSONValue.string)).jsonText)::jsonb
             FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, r)
             """, logger: logger)
         try await publish(rooms, kind: kind, actor: actor, detail: detail, at: at)
     }
 
     /// Writes the webhook entries of an engine event on `rooms`.
-    private func publish(_ rooms: [Room], kind: String, actor: Actor, detail: [String: String], at: Date) async throws {
+    private func publish(_ rooms: [Room], kind: RoomEventKind, actor: Actor, detail: [String: String], at: Date) async throws {
         let places = rooms.map { EventNotice.Place(tenantID: $0.tenantID, roomID: $0.id, pluginID: $0.pluginID) }
         for (tenantID, messages) in EventNotice.engineEvent(places, kind: kind, actor: actor, detail: detail, at: at, webhooks: webhooks) {
             try await OutboxStore.enqueue(messages, tenantID: tenantID, webhooks: webhooks(tenantID), now: at, on: connection, logger: logger)

@@ -100,13 +100,13 @@ public enum UsageIntegrator {
     /// The step a room event is, if any: `members` is how many were joined
     /// when a `closed` room closed, `wasMember` whether a kicked or banned
     /// account had joined.
-    public static func step(kind: String, wasMember: Bool, members: Int) -> Step? {
+    public static func step(kind: RoomEventKind, wasMember: Bool, members: Int) -> Step? {
         switch kind {
-        case "created": .roomOpened
-        case "closed": .roomClosed(members: members)
-        case "joined": .joined
-        case "left": .left
-        case "kicked", "banned": wasMember ? .left : nil
+        case .created: .roomOpened
+        case .closed: .roomClosed(members: members)
+        case .joined: .joined
+        case .left: .left
+        case .kicked, .banned: wasMember ? .left : nil
         default: nil
         }
     }

@@ -74,14 +74,14 @@ public struct UsageRollup: Service {
         // in it (a close leaves their rows joined), a kick's whether it had.
         let eventRows = try await connection.run("""
             SELECT e.feed_seq, e.kind, e.at, coalesce(e.detail->>'wasMember', '') = 'true',
-                   CASE WHEN e.kind = 'closed' THEN (SELECT count(*)::int FROM room_members m
+                   CASE WHEN e.kind = \(RoomEventKind.closed.stored) THEN (SELECT count(*)::int FROM room_members m
                         WHERE m.tenant_id = e.tenant_id AND m.room_id = e.room_id AND m.status = 'joined') ELSE 0 END
             FROM room_events e WHERE e.tenant_id = \(tenant) AND e.feed_seq > \(cursor)
             ORDER BY e.feed_seq LIMIT \(Self.batch)
             """, logger: logger).collect()
         let events = try eventRows.decode((Int64, String, Date, Bool, Int).self)
         let steps = events.compactMap { _, kind, at, wasMember, members in
-            UsageIntegrator.step(kind: kind, wasMember: wasMember, members: members).map { (at: at, step: $0) }
+            UsageIntegrator.step(kind: RoomEventKind(stored: kind), wasMember: wasMember, members: members).map { (at: at, step: $0) }
         }
         var state = UsageIntegrator.State(openRooms: openRooms, members: members, at: at)
         // A full batch stops at its last event: the next fold goes on from there.

@@ -6,28 +6,31 @@ public enum WebhookEventTypes {
     public static let test = "webhook.test"
     public static let outboxDead = "outbox.dead"
 
-    public static let core: [String] = [
-        "room.created", "room.reserved", "room.lapsed", "room.extended", "room.closed",
-        "member.joined", "member.left", "member.kicked", "member.banned", "member.unbanned", "member.muted", "member.unmuted", outboxDead, test,
-    ]
+    /// The engine's own types: each room event's (`RoomEventKind.webhook`)
+    /// and the outbox's and endpoints' own.
+    public static let core: [String] = RoomEventKind.engine.compactMap { $0.webhook?.type } + [outboxDead, test]
+}
 
-    /// The webhook type of a room timeline kind the engine writes, and what
-    /// it adds to the event's data (a ban is a member leaving, for a reason).
-    static func type(ofTimelineKind kind: String) -> (type: String, extra: [String: JSONValue])? {
-        switch kind {
-        case "created": ("room.created", [:])
-        case "reserved": ("room.reserved", [:])
-        case "reservation-lapsed": ("room.lapsed", [:])
-        case "extended": ("room.extended", [:])
-        case "closed": ("room.closed", [:])
-        case "joined": ("member.joined", [:])
-        case "left": ("member.left", ["reason": .string("left")])
-        case "kicked": ("member.kicked", [:])
-        case "banned": ("member.banned", [:])
-        case "unbanned": ("member.unbanned", [:])
-        case "muted": ("member.muted", [:])
-        case "unmuted": ("member.unmuted", [:])
-        default: nil
+extension RoomEventKind {
+    /// The one switch from a room event to the webhook it is sent as, and
+    /// what that adds to the event's data (a member who left did so for a
+    /// reason). nil for what only the timeline keeps (`deadline`) and for a
+    /// plugin's events, which carry their own type.
+    public var webhook: (type: String, extra: [String: JSONValue])? {
+        switch self {
+        case .created: ("room.created", [:])
+        case .reserved: ("room.reserved", [:])
+        case .reservationLapsed: ("room.lapsed", [:])
+        case .extended: ("room.extended", [:])
+        case .closed: ("room.closed", [:])
+        case .joined: ("member.joined", [:])
+        case .left: ("member.left", ["reason": .string("left")])
+        case .kicked: ("member.kicked", [:])
+        case .banned: ("member.banned", [:])
+        case .unbanned: ("member.unbanned", [:])
+        case .muted: ("member.muted", [:])
+        case .unmuted: ("member.unmuted", [:])
+        case .deadline, .plugin: nil
         }
     }
 }
@@ -80,9 +83,9 @@ struct EventNotice {
     /// The webhook entries of an engine timeline event (`kind`) at `places`,
     /// by tenant, for the endpoints of each place's tenant that want it (none
     /// for most tenants): one writer for every statement that records one.
-    static func engineEvent(_ places: [Place], kind: String, actor: Actor, detail: [String: String], at: Date,
+    static func engineEvent(_ places: [Place], kind: RoomEventKind, actor: Actor, detail: [String: String], at: Date,
                             webhooks: (TenantID) -> [WebhookEndpoint]) -> [(tenantID: TenantID, messages: [OutboxMessage])] {
-        guard let (type, extra) = WebhookEventTypes.type(ofTimelineKind: kind) else { return [] }
+        guard let (type, extra) = kind.webhook else { return [] }
         var found: [(tenantID: TenantID, messages: [OutboxMessage])] = []
         for (tenantID, group) in Dictionary(grouping: places, by: \.tenantID).sorted(by: { $0.key < $1.key }) {
             let endpoints = webhooks(tenantID)

@@ -8,6 +8,14 @@ import Logging
 /// engine's: a plugin asks `RoomEngine` and returns side effects.
 public protocol RoomPlugin: Sendable {
     associatedtype Settings: Sendable
+    /// The creation data of one room (#28, item 4), decoded and checked once
+    /// from the request's `options` by `prepareRoom`, then handed typed to
+    /// `firstRows` or `roomCreated`: nothing parses it twice.
+    associatedtype Creation: Sendable = NoCreation
+    /// What the plugin keeps on each room (its picture, its type), set by
+    /// `prepareRoom` (`spec.setAttributes`) and read typed
+    /// (`room.attributes(as:)`); the list cache holds it decoded.
+    associatedtype Attributes: Codable & Sendable = NoAttributes
 
     /// Stable id: URL segment, tenant-file table and schema folder `schema/<id>/`.
     var id: String { get }
@@ -42,23 +50,25 @@ public protocol RoomPlugin: Sendable {
     /// style's default.
     func clientError(for error: RoomError) -> ClientError?
 
-    /// Checks the creation data and shapes the room before anything is
-    /// written or any IM chatroom is opened, on every create path (a client
-    /// route or the admin API). Throw `RoomError.invalid(field: "options.…")`
-    /// for missing or wrong data: the admin API answers 422 naming it.
-    func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws
+    /// Decodes and checks the creation data (`spec.options`) and shapes the
+    /// room, before anything is written or any IM chatroom is opened, on
+    /// every create path (a client route or the admin API), and returns it
+    /// typed. Throw `RoomError.invalidOptions(field: "options.…")` for
+    /// missing or wrong data: the admin API answers 422 naming it.
+    func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> Creation
 
-    /// Runs inside the engine's transaction that creates `room`, with the
-    /// creation data (`spec.options`): the plugin's own rows are born with the
-    /// room, or the room is refused with them.
-    func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage]
+    /// Runs inside the engine's transaction that creates `room`, with its
+    /// creation data: the plugin's own rows are born with the room, or the
+    /// room is refused with them.
+    func roomCreated(_ room: Room, creation: Creation, hook: HookContext<Settings>) async throws -> [OutboxMessage]
 
     /// The rows a room is born with, decided without I/O from the prepared
-    /// creation (`spec.id` is the room's): the engine writes them in the
-    /// room's own create statement, and `roomCreated` is not called. nil (the
-    /// default): `roomCreated` runs in the create's transaction instead, for
-    /// a plugin whose creation reads or refuses under a unique index.
-    func firstRows(of spec: NewRoom, settings: Settings) -> FirstRows?
+    /// room (`spec.id` is the room's) and its creation data: the engine
+    /// writes them in the room's own create statement, and `roomCreated` is
+    /// not called. nil (the default): `roomCreated` runs in the create's
+    /// transaction instead, for a plugin whose creation reads or refuses
+    /// under a unique index.
+    func firstRows(of spec: NewRoom, creation: Creation, settings: Settings) -> FirstRows?
 
     /// The messages closing `closing` sends, decided without I/O: the engine
     /// writes them in the close's own statement, and `roomsClosing` is not
@@ -106,13 +116,11 @@ extension RoomPlugin {
 
     public func clientError(for error: RoomError) -> ClientError? { nil }
 
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws {}
-
-    public func roomCreated(_ room: Room, options: JSONValue, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
+    public func roomCreated(_ room: Room, creation: Creation, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
-    public func firstRows(of spec: NewRoom, settings: Settings) -> FirstRows? { nil }
+    public func firstRows(of spec: NewRoom, creation: Creation, settings: Settings) -> FirstRows? { nil }
 
     public func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]? { nil }
 
@@ -125,6 +133,16 @@ extension RoomPlugin {
     public func memberMuted(_ account: AccountID, mutedBy: Actor?, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func providerEvent(_ event: ProviderEvent, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
+}
+
+extension RoomPlugin where Creation == NoCreation {
+    /// A plugin whose rooms take no creation data.
+    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> NoCreation { NoCreation() }
+}
+
+/// The creation data of a plugin whose rooms take none.
+public struct NoCreation: Sendable, Equatable {
+    public init() {}
 }
 
 /// Which rooms of a plugin have an IM chatroom. The engine owns it: the

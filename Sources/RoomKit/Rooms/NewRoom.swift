@@ -18,9 +18,9 @@ public struct NewRoom: Sendable {
     public var id: RoomID?
     /// The owner is the room's first member from its creation.
     public var ownerJoins: Bool
-    /// The plugin's creation data (Colyseus' `onCreate(options)`): what its
-    /// rows for the room are born from. A client route builds it; the admin
-    /// API passes the request's `options` object.
+    /// The plugin's creation data as asked (Colyseus' `onCreate(options)`):
+    /// a client route builds it, the admin API passes the request's `options`
+    /// object; the plugin's `prepareRoom` decodes it once into its `Creation`.
     public var options: JSONValue
 
     /// A client route's room: its plugin is the route's (`ClientCall.createRoom`).

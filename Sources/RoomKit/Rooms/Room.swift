@@ -122,11 +122,11 @@ public struct RoomMember: Sendable, Equatable {
 public struct RoomEvent: Sendable, Equatable {
     public var id: Int64
     public var at: Date
-    public var kind: String
+    public var kind: RoomEventKind
     public var actor: String
     public var detail: String
 
-    public init(id: Int64, at: Date, kind: String, actor: String, detail: String) {
+    public init(id: Int64, at: Date, kind: RoomEventKind, actor: String, detail: String) {
         self.id = id
         self.at = at
         self.kind = kind

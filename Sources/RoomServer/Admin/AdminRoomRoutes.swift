@@ -50,7 +50,7 @@ extension AdminAPI {
             return RoomDetailDTO(
                 room: RoomDTO(room),
                 members: members.map { .init(accid: $0.accid, role: $0.role, status: $0.status.rawValue, joinedAt: $0.joinedAt) },
-                events: events.map { .init(id: $0.id, at: $0.at, kind: $0.kind, actor: $0.actor, detail: JSONValue.parse($0.detail) ?? .null) })
+                events: events.map { .init(id: $0.id, at: $0.at, kind: $0.kind.stored, actor: $0.actor, detail: JSONValue.parse($0.detail) ?? .null) })
         }
 
         group.post { request, context -> EditedResponse<RoomDTO> in
