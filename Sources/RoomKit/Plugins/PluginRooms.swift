@@ -88,14 +88,14 @@ extension PluginRooms {
 public struct ListedRoom: Sendable {
     public let room: Room
     public let joinedCount: Int
-    /// The room's attributes as its plugin's `Attributes`, decoded once when
-    /// the list was read (read them with `attributes(as:)`).
-    let decodedAttributes: (any Sendable)?
+    /// The room's attributes as its plugin's `Attributes`, decoded once
+    /// while the list is kept (read them with `attributes(as:)`).
+    let attributesMemo: AttributesMemo?
 
-    public init(room: Room, joinedCount: Int, decodedAttributes: (any Sendable)? = nil) {
+    public init(room: Room, joinedCount: Int, attributes: AttributesMemo? = nil) {
         self.room = room
         self.joinedCount = joinedCount
-        self.decodedAttributes = decodedAttributes
+        self.attributesMemo = attributes
     }
 }
 

@@ -42,17 +42,17 @@ public enum JSONValue: Codable, Sendable, Equatable {
         switch self {
         case .null: ""
         case .bool(let bool): bool ? "true" : "false"
-        case .number(let number): number.rounded() == number && abs(number) < 9.0e15 ? String(Int64(number)) : String(number)
+        case .number(let number): JSONWriter.numberText(number)
         case .string(let string): string
-        case .array, .object: String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self)
+        case .array, .object: jsonText
         }
     }
 }
 
 extension JSONValue {
-    /// Compact JSON text.
+    /// Compact JSON text, keys sorted (`JSONWriter`).
     public var jsonText: String {
-        String(decoding: (try? JSONEncoder().encode(self)) ?? Data("null".utf8), as: UTF8.self)
+        JSONWriter.text(self)
     }
 
     public subscript(key: String) -> JSONValue? {
