@@ -6,8 +6,11 @@ import Testing
     /// A vendor that never answers.
     struct SilentVendor: IMProvider {
         let kind = "silent"
+        /// As the local IM says of itself: its calls end in bounded time.
+        var callsAreBounded = false
+        var hangSeconds = 30.0
         func hang<T>() async throws -> T {
-            try await Task.sleep(for: .seconds(30))
+            try await Task.sleep(for: .milliseconds(Int(hangSeconds * 1000)))
             throw IMError.unavailable(operation: "hang", detail: "unreachable")
         }
         func createAccount(_ account: IMAccount) async throws -> IMCredentials { try await hang() }
@@ -28,6 +31,17 @@ import Testing
         func queuePoll(_ chatroom: String, key: String) async throws -> String? { try await hang() }
         func queueList(_ chatroom: String) async throws -> [IMQueueEntry] { try await hang() }
         func queueDrop(_ chatroom: String) async throws { try await hang() as Void }
+    }
+
+    /// A provider whose calls are bounded otherwise (the local IM: statements
+    /// under the request's deadline) gets no timer of its own: its call ends
+    /// as it ends, here with its own error after 0.4 s under a 0.2 s limit.
+    @Test func aBoundedProviderIsNotTimedAgain() async throws {
+        let limited = TimeLimitedIM(SilentVendor(callsAreBounded: true, hangSeconds: 0.4), seconds: 0.2)
+        await #expect(throws: IMError.unavailable(operation: "hang", detail: "unreachable")) {
+            try await limited.onlineCounts(["1"])
+        }
+        #expect(TimeLimitedIM(SilentVendor(), seconds: 1).callsAreBounded, "a limited provider is bounded")
     }
 
     @Test func aSilentProviderFailsFastWithATimeoutNamingTheCall() async throws {

@@ -2,7 +2,8 @@ import Foundation
 
 /// Bounds every call of an IM provider: past `seconds` the caller gets
 /// `IMError.timeout` naming the operation. The catalog wraps every tenant's
-/// provider in it, whatever the vendor.
+/// provider in it, whatever the vendor; a provider whose calls are bounded
+/// already (`callsAreBounded`: the local IM) gets no timer of its own.
 public struct TimeLimitedIM: IMProvider {
     public let base: any IMProvider
     public let seconds: Double
@@ -14,7 +15,10 @@ public struct TimeLimitedIM: IMProvider {
 
     public var kind: String { base.kind }
 
+    public var callsAreBounded: Bool { true }
+
     private func limited<T: Sendable>(_ operation: String, _ call: @escaping @Sendable () async throws -> T) async throws -> T {
+        if base.callsAreBounded { return try await call() }
         do {
             return try await withTimeout(seconds, operation: operation, call)
         } catch is TimeoutError {

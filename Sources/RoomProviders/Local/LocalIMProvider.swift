@@ -8,6 +8,8 @@ import RoomCore
 /// Membership means a live connection that entered the chatroom.
 public struct LocalIMProvider: ChatroomsInRoomDatabase {
     public let kind = "local"
+    /// Its calls are statements under the request's deadline, or memory.
+    public var callsAreBounded: Bool { true }
     public let tenantID: TenantID
     public let database: Database
     public let clock: any RoomClock
