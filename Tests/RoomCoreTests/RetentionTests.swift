@@ -112,6 +112,23 @@ import Testing
         #expect(Array(left) == ["new"])
     }
 
+    /// #30: usage per hour is the billing export, kept 400 days (a year and
+    /// its next month's invoice) or the tenant's `[retention] usage`; it grew
+    /// for ever before.
+    @Test func usageHoursGoAfterTheirRetention() async throws {
+        let fixture = try await EngineFixture()
+        let purger = RetentionPurger(database: fixture.database, clock: fixture.clock, tenants: { [fixture.tenant] }, logger: Logger(label: "retention"))
+        let tenant = fixture.tenant.id
+        let old = fixture.clock.now().addingTimeInterval(-401 * 86_400), recent = fixture.clock.now().addingTimeInterval(-399 * 86_400)
+        try await fixture.database.query("""
+            INSERT INTO usage_hourly (tenant_id, hour, api_requests) VALUES (\(tenant), \(old), 1), (\(tenant), \(recent), 2)
+            """)
+        _ = try await purger.purgeOnce()
+        let left = try await fixture.database.query("SELECT api_requests FROM usage_hourly WHERE tenant_id = \(tenant)").decode(Int64.self)
+        #expect(Array(left) == [2], "the hour past 400 days went, the one within stayed")
+        #expect(RetentionPolicy(SettingsReader(file: "t.toml", path: "retention", table: ["usage": .string("30d")], environment: [:])).usage == 30 * 86_400)
+    }
+
     @Test func aTenantSetsItsOwnRetention() throws {
         let reader = SettingsReader(file: "t.toml", path: "retention", table: ["closedRooms": .string("2d"), "idleGuests": .string("1h")], environment: [:])
         let policy = RetentionPolicy(reader)

@@ -17,6 +17,9 @@ public struct RetentionPolicy: Sendable, Equatable {
     /// Audit rows (`audit`): a year, as the issue asks; each row's own
     /// `keep_until` is fixed when it is written (#29).
     public var audit: TimeInterval = 365 * 86_400
+    /// Usage per hour (`usage`, #30): the billing export, kept a year and
+    /// the month in which its last invoice is made.
+    public var usage: TimeInterval = 400 * 86_400
 
     public init() {}
 
@@ -28,5 +31,6 @@ public struct RetentionPolicy: Sendable, Equatable {
         endedSessions = TimeInterval(reader.duration("endedSessions", default: Int(endedSessions), in: range))
         idleGuests = TimeInterval(reader.duration("idleGuests", default: Int(idleGuests), in: range))
         audit = TimeInterval(reader.duration("audit", default: Int(audit), in: range))
+        usage = TimeInterval(reader.duration("usage", default: Int(usage), in: range))
     }
 }

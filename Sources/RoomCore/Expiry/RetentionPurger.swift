@@ -149,6 +149,14 @@ public struct RetentionPurger: Service {
                       \(unescaped: keptClause)
                     LIMIT 1000000) due
                 """)
+            let usageBefore = now.addingTimeInterval(-keep.usage)
+            deleted += try await drain("usage_hourly", until: until, into: &backlog, delete: """
+                DELETE FROM usage_hourly WHERE ctid IN (
+                    SELECT ctid FROM usage_hourly WHERE tenant_id = \(id) AND hour < \(usageBefore) LIMIT \(batch) FOR UPDATE SKIP LOCKED)
+                RETURNING 1
+                """, count: """
+                SELECT count(*)::int FROM (SELECT 1 FROM usage_hourly WHERE tenant_id = \(id) AND hour < \(usageBefore) LIMIT 1000000) due
+                """)
         }
         // The longest window a tenant may set is 31 days; Idempotency-Key
         // answers are kept a day (#27).
@@ -167,7 +175,7 @@ public struct RetentionPurger: Service {
             -- cross-tenant: audit rows past their keep_until
             SELECT count(*)::int FROM (SELECT 1 FROM audit_log WHERE keep_until < least(\(now), now()) LIMIT 1000000) due
             """)
-        for table in ["rooms", "outbox", "sessions", "accounts", "rate_windows", "idempotency_keys", "audit_log"] {
+        for table in ["rooms", "outbox", "sessions", "accounts", "usage_hourly", "rate_windows", "idempotency_keys", "audit_log"] {
             Gauge(label: "roomkeeper_retention_backlog_rows", dimensions: [("table", table)]).record(backlog[table] ?? 0)
         }
         lastBacklog.value.withLock { $0 = backlog }
