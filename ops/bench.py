@@ -639,11 +639,12 @@ def sweep_pgbench_script():
             statement = re.sub(r"expires_at <= '[^']*'", "expires_at <= now()", statement)
             statement = ("SELECT array_agg(tenant_id)::text AS t, array_agg(room_id)::text AS ids, array_agg('im'::text)::text AS kinds, "
                          "array_agg(''::text)::text AS lanes, array_agg(json_build_object('closeChatroom', json_build_object("
-                         "'chatroom', im_chatroom_id, 'notifyExt', NULL, 'operator', owner))::text)::text AS payloads "
+                         "'chatroom', im_chatroom_id, 'notifyExt', NULL, 'operator', owner))::text)::text AS payloads, "
+                         "array_agg(NULL::text)::text AS traces "
                          f"FROM ({statement}) AS claimed \\gset")
         elif "WITH closed AS" in statement:
             values = iter(["':t'::text[]", "':ids'::bigint[]", "':t'::text[]", "':ids'::bigint[]", "':kinds'::text[]", "':lanes'::text[]",
-                           "':payloads'::text[]"])
+                           "':payloads'::text[]", "':traces'::text[]"])
             statement = ARRAY_LITERAL.sub(lambda m: next(values), statement) + ";"
         else:
             statement += ";"
