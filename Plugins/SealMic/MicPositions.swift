@@ -7,17 +7,29 @@ public struct MicPosition: Sendable, Equatable {
     public var position: Int
     public var holder: AccountID?
     public var locked: Bool
+    /// The host's switch of the position.
     public var muted: Bool
+    /// Who muted the holder in the room (#29: `admin`, `account:<host>`)
+    /// while that mute is in force; it goes with the holder.
+    public var mutedBy: String?
 
-    public init(position: Int, holder: AccountID? = nil, locked: Bool = false, muted: Bool = false) {
+    public init(position: Int, holder: AccountID? = nil, locked: Bool = false, muted: Bool = false, mutedBy: String? = nil) {
         self.position = position
         self.holder = holder
         self.locked = locked
         self.muted = muted
+        self.mutedBy = mutedBy
     }
 
-    /// Locked 1, muted ("forbidden") 2, occupied 4.
-    public var state: Int { (locked ? 1 : 0) | (muted ? 2 : 0) | (holder != nil ? 4 : 0) }
+    /// Locked 1, muted ("forbidden") 2, occupied 4: a holder a moderator
+    /// muted is forbidden too, whatever the host's switch says.
+    public var state: Int { (locked ? 1 : 0) | (muted || mutedBy != nil ? 2 : 0) | (holder != nil ? 4 : 0) }
+
+    /// `user` takes the position, with the mute in force for them, if any.
+    mutating func seat(_ user: AccountID?, mutedBy: [AccountID: String]) {
+        holder = user
+        self.mutedBy = user.flatMap { mutedBy[$0] }
+    }
 }
 
 /// The `cmd` numbers of the SM:MPCtrlMsg / SM:MPChangeMsg messages and of `/room/mic/control`.
@@ -78,7 +90,10 @@ public struct MicOutcome: Sendable, Equatable {
 /// The mic rules as a pure value type: positions, a command, who asks and
 /// who hosts; out comes the outcome or the refusal. No I/O.
 public enum MicPositions {
-    public static func decide(_ command: MicCommand, in positions: [MicPosition], actor: AccountID, host: AccountID) -> Result<MicOutcome, MicRefusal> {
+    /// `mutedBy`: who muted the accounts concerned, for the mutes in force
+    /// in the room (#29): an account a moderator muted takes a position muted.
+    public static func decide(_ command: MicCommand, in positions: [MicPosition], actor: AccountID, host: AccountID,
+                              mutedBy: [AccountID: String] = [:]) -> Result<MicOutcome, MicRefusal> {
         if command.hostOnly && actor != host { return .failure(.notHost) }
         var next = positions
         func at(_ index: Int, _ field: String) -> Result<Int, MicRefusal> {
@@ -103,14 +118,14 @@ public enum MicPositions {
             if actor == host { return .failure(.hostHasNoPosition) }
             if let seated = seatOf(actor) { return .failure(.alreadyOnMic(position: seated.position)) }
             return seat(index, field: "targetPosition").flatMap { slot in
-                next[slot].holder = actor
+                next[slot].seat(actor, mutedBy: mutedBy)
                 return outcome([slot], .up, actor, index)
             }
 
         case .leave(let index):
             return at(index, "targetPosition").flatMap { slot in
                 guard next[slot].holder == actor else { return .failure(.notYours(position: index)) }
-                next[slot].holder = nil
+                next[slot].seat(nil, mutedBy: mutedBy)
                 return outcome([slot], .down, actor, index)
             }
 
@@ -119,8 +134,8 @@ public enum MicPositions {
                 guard next[source].holder == actor else { return .failure(.notYours(position: from)) }
                 if from == to { return .failure(.unchanged(position: to, reason: "is already yours")) }
                 return seat(to, field: "toPosition").flatMap { target in
-                    next[source].holder = nil
-                    next[target].holder = actor
+                    next[source].seat(nil, mutedBy: mutedBy)
+                    next[target].seat(actor, mutedBy: mutedBy)
                     return outcome([source, target], .change, actor, to, from: from)
                 }
             }
@@ -130,7 +145,7 @@ public enum MicPositions {
             guard userInRoom else { return .failure(.userNotInRoom(user)) }
             if let seated = seatOf(user) { return .failure(.alreadyOnMic(position: seated.position)) }
             return seat(index, field: "targetPosition").flatMap { slot in
-                next[slot].holder = user
+                next[slot].seat(user, mutedBy: mutedBy)
                 return outcome([slot], .carry, user, index)
             }
 
@@ -140,7 +155,7 @@ public enum MicPositions {
                 // A locked position holds nobody: its holder goes back to the audience.
                 let holder = next[slot].holder
                 next[slot].locked = true
-                next[slot].holder = nil
+                next[slot].seat(nil, mutedBy: mutedBy)
                 return outcome([slot], .lock, holder ?? "", index)
             }
 
@@ -169,7 +184,7 @@ public enum MicPositions {
             return at(index, "targetPosition").flatMap { slot in
                 guard let holder = next[slot].holder else { return .failure(.empty(position: index)) }
                 if let user, user != holder { return .failure(.notYours(position: index)) }
-                next[slot].holder = nil
+                next[slot].seat(nil, mutedBy: mutedBy)
                 return outcome([slot], .down, holder, index)
             }
         }
@@ -180,7 +195,18 @@ public enum MicPositions {
     public static func vacate(_ user: AccountID, in positions: [MicPosition], cmd: MicCmd) -> MicOutcome? {
         guard let slot = positions.firstIndex(where: { $0.holder == user }) else { return nil }
         var next = positions
-        next[slot].holder = nil
+        next[slot].seat(nil, mutedBy: [:])
         return MicOutcome(positions: next, changed: [next[slot]], cmd: cmd, targetUserID: user, targetPosition: next[slot].position, fromPosition: nil)
+    }
+
+    /// A moderator's mute of `user` (`mutedBy`), or its lift (nil), shown on
+    /// the position they hold (#29): the room hears cmd 3 (mute) or 4
+    /// (unmute) for it. nil when they hold none or it shows that already.
+    public static func moderate(_ user: AccountID, mutedBy by: String?, in positions: [MicPosition]) -> MicOutcome? {
+        guard let slot = positions.firstIndex(where: { $0.holder == user }), positions[slot].mutedBy != by else { return nil }
+        var next = positions
+        next[slot].mutedBy = by
+        return MicOutcome(positions: next, changed: [next[slot]], cmd: by == nil ? .unmute : .mute, targetUserID: user,
+                          targetPosition: next[slot].position, fromPosition: nil)
     }
 }

@@ -75,7 +75,8 @@ enum MicRoutes {
             guard state.joined.contains(actor) else { throw ClientError(code: SealMicCode.notInRoom, message: "you are not in this room; call /room/join") }
             var command = command
             if case .carry(let user, _, let position) = command { command = .carry(user: user, userInRoom: state.joined.contains(user), position: position) }
-            let outcome = try MicPositions.decide(command, in: state.rows, actor: actor, host: state.room.owner).mapError(clientError).get()
+            let outcome = try MicPositions.decide(command, in: state.rows, actor: actor, host: state.room.owner, mutedBy: state.mutedBy)
+                .mapError(clientError).get()
             var change = RoomChange<MicPosition>()
             // In order: a move frees its old position before taking the new one
             // (one position per user is a unique index).
@@ -84,7 +85,8 @@ enum MicRoutes {
             change.emit(.event(SealMicPlugin.positionsChanged, roomID: room.id, actor: .account(actor), data: [
                 "positions": .array(outcome.changed.map { position in
                     .object(["position": .number(Double(position.position)), "holder": position.holder.map(JSONValue.string) ?? .null,
-                             "locked": .bool(position.locked), "muted": .bool(position.muted)])
+                             "locked": .bool(position.locked), "muted": .bool(position.muted),
+                             "mutedBy": position.mutedBy.map(JSONValue.string) ?? .null])
                 }),
             ]))
             return (change, ())

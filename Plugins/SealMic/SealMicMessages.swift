@@ -9,6 +9,9 @@ enum SealMicMessages {
         let rid: String
         let state: Int
         let position: Int
+        /// Who muted the holder (#29), when a moderator did; absent
+        /// otherwise (the apps ignore keys they do not know).
+        let mutedBy: String?
     }
 
     struct MemberChange: Encodable {
@@ -46,7 +49,7 @@ enum SealMicMessages {
 
     /// `SM:MPChangeMsg` for a move between positions, `SM:MPCtrlMsg` for everything else.
     static func positions(_ outcome: MicOutcome, by actor: AccountID, room: Room) -> OutboxMessage {
-        let infos = outcome.positions.map { PositionInfo(uid: $0.holder, rid: wireID(room), state: $0.state, position: $0.position) }
+        let infos = outcome.positions.map { PositionInfo(uid: $0.holder, rid: wireID(room), state: $0.state, position: $0.position, mutedBy: $0.mutedBy) }
         if let from = outcome.fromPosition {
             return message("SM:MPChangeMsg", Change(cmd: outcome.cmd.rawValue, targetUserId: outcome.targetUserID, fromPosition: from,
                                                    toPosition: outcome.targetPosition, micPositions: infos), from: actor, room: room)

@@ -99,6 +99,16 @@ public struct SealMicPlugin: RoomPlugin {
         return messages
     }
 
+    /// A moderator's mute shows on the position the account holds (#29:
+    /// state bit 2 and `mutedBy`), and its lift; the room hears cmd 3 / 4.
+    public func memberMuted(_ account: AccountID, mutedBy: Actor?, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
+        let store = MicPositionStore(tables: hook.tables)
+        guard let outcome = MicPositions.moderate(account, mutedBy: mutedBy?.description, in: try await store.lockAll(room.id)) else { return [] }
+        try await store.save(outcome.changed, room.id, now: hook.now)
+        let by: AccountID = if case .account(let actor) = hook.actor { actor } else { room.owner }
+        return [SealMicMessages.positions(outcome, by: by, room: room)]
+    }
+
     /// Destroyed or expired: members hear SM:RDNtfyMsg (the engine closes
     /// the IM chatroom after it).
     public func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]? {

@@ -46,6 +46,8 @@ struct SealMicReads {
         let role: Int
         let state: Int
         let position: Int
+        /// Who muted the holder (#29), when a moderator did.
+        let mutedBy: String?
     }
 
     /// The summary's fields, then the positions and the audience.
@@ -85,7 +87,8 @@ struct SealMicReads {
             summary: Summary(room, memberCount: members.count),
             micPositions: try await positions(room).map { position in
                 Position(userId: position.holder, joinDt: position.holder.flatMap { joined[$0] },
-                         role: position.holder == nil ? 0 : Role.onMic.rawValue, state: position.state, position: position.position)
+                         role: position.holder == nil ? 0 : Role.onMic.rawValue, state: position.state, position: position.position,
+                         mutedBy: position.mutedBy)
             },
             audiences: members)
     }

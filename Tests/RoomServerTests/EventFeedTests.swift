@@ -123,6 +123,44 @@ import Testing
         }
     }
 
+    /// #30: "every room lifecycle and member event": a tenant-wide ban and
+    /// its lift belong to no room, and were webhooks only. They are in the
+    /// feed now, with their webhooks' ids and bodies (no `roomId`).
+    @Test func aTenantWideBanAndItsLiftAreInTheFeed() async throws {
+        let receiver = WebhookReceiver()
+        try await receiver.run { port in
+            setenv("RK_TEST_FEED_SECRET", StandardWebhooks.Secret.generate(), 1)
+            let table = """
+                [plugins.test-rooms]
+
+                [webhooks.backend]
+                url = "http://127.0.0.1:\(port)/hook"
+                secretEnv = "RK_TEST_FEED_SECRET"
+                events = ["member.banned", "member.unbanned"]
+                """
+            let fixture = try await ServerFixture(pluginTables: [table, table], clock: SystemClock())
+            try await fixture.live { http in
+                let tenant = fixture.id(0)
+                let banned = try await http.post("/admin/v1/tenants/\(tenant)/bans", key: fixture.key(0), json: #"{"account":"mallory","reason":"spam"}"#)
+                #expect(banned.status == .created, "\(banned.text)")
+                let ban = try #require(banned.json["id"]?.string)
+                #expect(try await http.request(.delete, "/admin/v1/tenants/\(tenant)/bans/\(ban)", key: fixture.key(0)).status == .ok)
+                try await receiver.wait("the two webhooks") { $0.filter(\.accepted).count >= 2 }
+                let items = try await http.get("/admin/v1/tenants/\(tenant)/events", key: fixture.key(0)).json["items"]?.arrayValue ?? []
+                #expect(items.map { $0["type"]?.string } == ["member.banned", "member.unbanned"])
+                #expect(items.allSatisfy { $0["data"]?["roomId"] == nil && $0["data"]?["account"]?.string == "mallory" })
+                let byID = Dictionary(uniqueKeysWithValues: items.compactMap { item in item["id"]?.string.map { ($0, item) } })
+                for hook in receiver.accepted {
+                    var item = try #require(byID[hook.id]?.object, "the webhook \(hook.id) is a feed event")
+                    item["cursor"] = nil
+                    item["eventId"] = nil
+                    item["id"] = nil
+                    #expect(Self.canonical(.object(item)) == Self.canonical(hook.json), "the same body")
+                }
+            }
+        }
+    }
+
     @Test func theFeedIsTheTenantsOwnAndRefusesABadCursor() async throws {
         let fixture = try await ServerFixture()
         try await fixture.live { http in

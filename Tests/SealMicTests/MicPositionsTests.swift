@@ -21,6 +21,28 @@ import Testing
         #expect(MicPosition(position: 0, locked: true, muted: true).state == 3)
     }
 
+    /// #29: a moderator's mute shows on the holder's position (bit 2 and
+    /// who), goes with the holder, and is taken along to a position taken
+    /// while it is in force.
+    @Test func aModeratorsMuteShowsOnTheHoldersPosition() throws {
+        let seated = try decide(.join(position: 1), empty, by: "ann").get().positions
+        let muted = try #require(MicPositions.moderate("ann", mutedBy: "admin", in: seated))
+        #expect(muted.cmd == .mute && muted.targetPosition == 1 && muted.changed == [MicPosition(position: 1, holder: "ann", mutedBy: "admin")])
+        #expect(muted.positions[1].state == 6, "occupied and forbidden, whatever the host's switch")
+        #expect(MicPositions.moderate("ann", mutedBy: "admin", in: muted.positions) == nil, "shown already")
+        #expect(MicPositions.moderate("bob", mutedBy: "admin", in: muted.positions) == nil, "bob holds no position")
+        let lifted = try #require(MicPositions.moderate("ann", mutedBy: nil, in: muted.positions))
+        #expect(lifted.cmd == .unmute && lifted.positions[1].state == 4)
+        // Leaving takes the mute off the position; taking one while muted shows it.
+        let left = try decide(.leave(position: 1), muted.positions, by: "ann").get()
+        #expect(left.changed == [MicPosition(position: 1)])
+        let back = try MicPositions.decide(.join(position: 4), in: left.positions, actor: "ann", host: host, mutedBy: ["ann": "account:host"]).get()
+        #expect(back.changed == [MicPosition(position: 4, holder: "ann", mutedBy: "account:host")])
+        let moved = try MicPositions.decide(.change(from: 4, to: 6), in: back.positions, actor: "ann", host: host, mutedBy: ["ann": "account:host"]).get()
+        #expect(moved.positions[4] == MicPosition(position: 4) && moved.positions[6].mutedBy == "account:host")
+        #expect(MicPositions.vacate("ann", in: moved.positions, cmd: .kick)?.changed == [MicPosition(position: 6)])
+    }
+
     @Test func aListenerJoinsAnEmptyPositionAndLeavesItEmpty() throws {
         let joined = try decide(.join(position: 3), empty, by: "ann").get()
         #expect(joined.cmd == .up && joined.targetUserID == "ann" && joined.targetPosition == 3)

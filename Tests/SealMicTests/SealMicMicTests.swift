@@ -81,6 +81,37 @@ import Testing
         }
     }
 
+    /// #29, item 3 ("the seat/position state shows who muted them"): an
+    /// admin's mute of a holder reaches the room as cmd 3 on the holder's
+    /// position (state 6, `mutedBy`), is in the room's detail, holds when
+    /// the holder takes another position, and its lift clears it (cmd 4).
+    @Test func aModeratorsMuteShowsOnThePosition() async throws {
+        let fixture = try await SealMicFixture(table: "[plugins.sealmic]\njoinRequiresIM = false\n")
+        try await fixture.server.live { http in
+            let room = try await Room.open(fixture, http)
+            #expect(result(try await room.mic("join", ["targetPosition": 2], as: room.ann)) == .bool(true))
+            _ = try await room.observer.next("SM:MPCtrlMsg")
+            let admin = "/admin/v1/tenants/\(fixture.server.id(0))/rooms/\(room.id)/mutes"
+            let muted = try await http.post(admin, key: fixture.server.operatorKey, json: #"{"account":"\#(room.ann.userId)","reason":"noise"}"#)
+            #expect(muted.status == .created, "\(muted.text)")
+            let shown = try await room.observer.next("SM:MPCtrlMsg")
+            #expect(shown["cmd"] == .number(3) && shown["targetUserId"]?.string == room.ann.userId && shown["targetPosition"] == .number(2))
+            #expect(shown["micPositions"]?.arrayValue?[2]["state"] == .number(6) && shown["micPositions"]?.arrayValue?[2]["mutedBy"]?.string == "admin")
+            let detail = try #require(result(try await room.client.call("/room/detail", ["roomId": .string(room.id)], as: room.host.token)))
+            #expect(detail["micPositions"]?.arrayValue?[2]["mutedBy"]?.string == "admin" && detail["micPositions"]?.arrayValue?[2]["state"] == .number(6))
+
+            // A move keeps the mute in force on the new position.
+            #expect(result(try await room.mic("change", ["fromPosition": 2, "toPosition": 5], as: room.ann)) == .bool(true))
+            let moved = try await room.observer.next("SM:MPChangeMsg")
+            #expect(moved.positions[2].1 == 0 && moved.positions[5].1 == 6, "\(moved.positions)")
+
+            let id = try #require(muted.json["id"]?.string)
+            #expect(try await http.request(.delete, "\(admin)/\(id)", key: fixture.server.operatorKey).status == .ok)
+            let lifted = try await room.observer.next("SM:MPCtrlMsg")
+            #expect(lifted["cmd"] == .number(4) && lifted.positions[5].1 == 4 && lifted["micPositions"]?.arrayValue?[5]["mutedBy"] == nil)
+        }
+    }
+
     @Test func everyRefusedMoveHasItsCodeAndChangesNothing() async throws {
         let fixture = try await SealMicFixture(table: "[plugins.sealmic]\njoinRequiresIM = false\n")
         try await fixture.server.live { http in

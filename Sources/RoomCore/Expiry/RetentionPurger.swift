@@ -97,6 +97,17 @@ public struct RetentionPurger: Service {
                 SELECT count(*)::int FROM (SELECT 1 FROM rooms WHERE tenant_id = \(id) AND state = 'closed' AND closed_at < \(closedBefore)
                                            LIMIT 1000000) due
                 """)
+            // The tenant's own timeline (tenant-wide bans) has no room to go
+            // with: its events go when a closed room's would.
+            deleted += try await drain("room_events", until: until, into: &backlog, delete: """
+                DELETE FROM room_events WHERE ctid IN (
+                    SELECT ctid FROM room_events WHERE tenant_id = \(id) AND room_id = \(EventFeed.tenantTimeline) AND at < \(closedBefore)
+                    LIMIT \(batch) FOR UPDATE SKIP LOCKED)
+                RETURNING 1
+                """, count: """
+                SELECT count(*)::int FROM (SELECT 1 FROM room_events WHERE tenant_id = \(id) AND room_id = \(EventFeed.tenantTimeline)
+                                           AND at < \(closedBefore) LIMIT 1000000) due
+                """)
             let delivered = now.addingTimeInterval(-keep.deliveredOutbox), dead = now.addingTimeInterval(-keep.deadOutbox)
             deleted += try await drain("outbox", until: until, into: &backlog, delete: """
                 DELETE FROM outbox WHERE ctid IN (
@@ -175,7 +186,7 @@ public struct RetentionPurger: Service {
             -- cross-tenant: audit rows past their keep_until
             SELECT count(*)::int FROM (SELECT 1 FROM audit_log WHERE keep_until < least(\(now), now()) LIMIT 1000000) due
             """)
-        for table in ["rooms", "outbox", "sessions", "accounts", "usage_hourly", "rate_windows", "idempotency_keys", "audit_log"] {
+        for table in ["rooms", "room_events", "outbox", "sessions", "accounts", "usage_hourly", "rate_windows", "idempotency_keys", "audit_log"] {
             Gauge(label: "roomkeeper_retention_backlog_rows", dimensions: [("table", table)]).record(backlog[table] ?? 0)
         }
         lastBacklog.value.withLock { $0 = backlog }

@@ -30,7 +30,7 @@ public struct FeedEvent: Sendable, Equatable {
         } else {
             fields
         }
-        return EventNotice(tenantID: tenantID, roomID: roomID, type: type, at: at, data: data).body
+        return EventNotice(tenantID: tenantID, roomID: roomID == EventFeed.tenantTimeline ? nil : roomID, type: type, at: at, data: data).body
     }
 }
 
@@ -39,6 +39,12 @@ public struct FeedEvent: Sendable, Equatable {
 /// that never skips an event committed later with a smaller id.
 public struct EventFeed: Sendable {
     public let database: Database
+
+    /// The `room_id` of the tenant's own timeline: events no room owns (a
+    /// tenant-wide ban and its lift), in the feed with the rooms' and sent
+    /// without a `roomId`. No room has it (room ids are drawn from
+    /// `RoomIDs.range`).
+    public static let tenantTimeline: RoomID = 0
 
     public init(database: Database) {
         self.database = database

@@ -111,7 +111,7 @@ extension RoomEngine {
             let ban = try await BanStore.insert(tenant.id, accid: account, roomID: nil, reason: reason, expiresAt: until, by: actor, now: now,
                                                 on: connection, logger: database.logger)
             try await AccountStore.revokeAccess(tenant.id, accid: account, now: now, on: connection, logger: database.logger)
-            try await Self.publishTenantWide("member.banned", ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
+            try await Self.publishTenantWide(.banned, ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
             try await writes(on: connection).audit(AuditAct(tenantID: tenant.id, action: "tenant.ban", target: "account:\(account)",
                                                             detail: Self.auditDetail(of: ban)), by: actor, now: now)
             return ban
@@ -126,11 +126,18 @@ extension RoomEngine {
     }
 
     /// A tenant-wide ban's webhook event (a room's events come from its timeline).
-    static func publishTenantWide(_ type: String, _ ban: Ban, actor: Actor, tenant: Tenant, now: Date,
+    static func publishTenantWide(_ kind: RoomEventKind, _ ban: Ban, actor: Actor, tenant: Tenant, now: Date,
                                   on connection: PostgresConnection, logger: Logger) async throws {
-        var data: [String: JSONValue] = ["account": .string(ban.accid), "ban": .number(Double(ban.id)), "reason": .string(ban.reason),
-                                         "actor": .string(actor.description)]
-        if let until = ban.expiresAt { data["until"] = .string(ISO8601DateFormatter().string(from: until)) }
+        var detail: [String: JSONValue] = ["account": .string(ban.accid), "ban": .number(Double(ban.id)), "reason": .string(ban.reason)]
+        if let until = ban.expiresAt { detail["until"] = .string(ISO8601DateFormatter().string(from: until)) }
+        // In the event feed too (#30: "every room lifecycle and member
+        // event"): on the tenant's own timeline, which no room owns.
+        try await connection.run("""
+            INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+            VALUES (\(tenant.id), \(EventFeed.tenantTimeline), \(now), \(kind.stored), \(actor.description), \(JSONValue.object(detail).jsonText)::jsonb)
+            """, logger: logger)
+        guard let type = kind.webhook?.type else { return }
+        let data = EventNotice.engineData(detail, extra: [:], plugin: nil, actor: actor.description)
         let notice = EventNotice(tenantID: tenant.id, roomID: nil, type: type, at: now, data: data)
         try await OutboxStore.enqueue(notice.deliveries(to: tenant.webhooks), tenantID: tenant.id, webhooks: tenant.webhooks, now: now,
                                       on: connection, logger: logger)
@@ -161,7 +168,7 @@ extension RoomEngine {
                                              tenantID: tenant.id, now: now)
                 }
             } else if ban.roomID == nil {
-                try await Self.publishTenantWide("member.unbanned", ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
+                try await Self.publishTenantWide(.unbanned, ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
             }
             let target = ban.roomID.map { "room:\($0)/account:\(ban.accid)" } ?? "account:\(ban.accid)"
             let action = muted ? "member.unmute" : ban.roomID == nil ? "tenant.unban" : "member.unban"

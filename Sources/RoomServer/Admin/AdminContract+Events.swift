@@ -43,7 +43,7 @@ extension AdminContract {
           "id": {"type": "string", "description": "The `webhook-id` its webhooks carry (derived from the body: a back end that takes both dedupes by it)"},
           "type": {"type": "string", "description": "As the webhook's: room.created, member.joined, … or a plugin's type"},
           "timestamp": {"type": "string", "format": "date-time"},
-          "data": {"type": "object", "description": "As the webhook's: the event's fields, tenant and roomId"}
+          "data": {"type": "object", "description": "As the webhook's: the event's fields, tenant and roomId (none for a tenant-wide ban and its lift)"}
         }
       },
       "EventPage": {
