@@ -43,8 +43,10 @@ public struct ExpirySweeper: Service {
         while true {
             let expired = try await engine.expireDue(limit: configuration.batchSize, tenants: configuration.tenants)
             let lapsed = try await engine.lapseDue(limit: configuration.batchSize, tenants: configuration.tenants)
+            // Room bans that ended let the account back into the vendor's chatroom (#29).
+            let readmitted = try await engine.readmitDue(limit: configuration.batchSize, tenants: configuration.tenants)
             total += expired + lapsed
-            if expired < configuration.batchSize && lapsed < configuration.batchSize { break }
+            if expired < configuration.batchSize && lapsed < configuration.batchSize && readmitted < configuration.batchSize { break }
             if Task.isShuttingDownGracefully || Task.isCancelled { break }
         }
         if total > 0 { logger.debug("swept rooms", metadata: ["count": "\(total)"]) }

@@ -70,12 +70,14 @@ extension RoomEngine {
 
     /// The room's IM chatroom loses the account too, on its provider, through
     /// the outbox (a vendor that is away gets it when it is back): joined or
-    /// not, it may have entered the chatroom first. A ban asks the provider
-    /// to keep it out as well, for as long as the provider can hold.
+    /// not, it may have entered the chatroom first. A ban, and a kick with a
+    /// duration (a ban that ends), ask the provider to keep it out as well:
+    /// until lifted, or for the minutes it lasts (a provider without an end
+    /// of its own is readmitted when it ends, `readmitDue`).
     static func chatroomRemoval(of account: AccountID, from room: Room, keepOut until: Date?, banned: Bool, now: Date) -> [OutboxMessage] {
         guard let chatroom = room.imChatroomID, room.isOpen else { return [] }
-        let keepOut: ChatroomKeepOut? = !banned ? nil
-            : until.map { .minutes(max(1, Int(($0.timeIntervalSince(now) / 60).rounded(.up)))) } ?? .untilReadmitted
+        let keepOut: ChatroomKeepOut? = until.map { .minutes(max(1, Int(($0.timeIntervalSince(now) / 60).rounded(.up)))) }
+            ?? (banned ? .untilReadmitted : nil)
         return [.im(.removeFromChatroom(chatroom: chatroom, accid: account, operator: room.owner, keepOut: keepOut), roomID: room.id)]
     }
 

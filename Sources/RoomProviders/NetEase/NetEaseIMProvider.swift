@@ -81,14 +81,13 @@ public struct NetEaseIMProvider: IMProvider, CallbackVerifier {
         _ = try await call("/chatroom/muteRoom.action", "muteChatroom", idempotent: true, parameters, chatroom: chatroom)
     }
 
-    /// `kickMember.action` takes the account out; a ban until lifted also
-    /// blacklists it (`setMemberRole.action`, opt -1), which keeps it from
-    /// entering again. NetEase's blacklist has no end, so a ban that ends on
-    /// its own is only the kick here: the account could enter the vendor's
-    /// chatroom again with its IM token, though no join or seat move lets it
-    /// back into the room until the ban ends.
+    /// `kickMember.action` takes the account out; a ban (until lifted, or
+    /// for some minutes) also blacklists it (`setMemberRole.action`, opt -1),
+    /// which keeps it from entering again. NetEase's blacklist has no end of
+    /// its own: the engine readmits the account when a ban with an end ends
+    /// (`RoomEngine.readmitDue`), as it does when one is lifted.
     public func removeFromChatroom(_ chatroom: String, accid: AccountID, operator: AccountID, keepOut: ChatroomKeepOut?) async throws {
-        if keepOut == .untilReadmitted {
+        if keepOut != nil {
             _ = try await call("/chatroom/setMemberRole.action", "removeFromChatroom", idempotent: true,
                                [("roomid", chatroom), ("operator", `operator`), ("target", accid), ("opt", "-1"), ("optvalue", "true")], chatroom: chatroom)
         }
