@@ -8,9 +8,9 @@ public protocol IMProvider: Sendable {
     /// Whether every call already ends in bounded time without a timer of
     /// its own: the local IM's calls are PostgreSQL statements under the
     /// request's deadline (`ROOMKEEPER_REQUEST_TIMEOUT`) or reads of memory.
-    /// `TimeLimitedIM` then adds none (its task group and timer per call
-    /// took 3.9 % of the server's CPU in `ops/bench` figure 1's profile, for
-    /// the list's online counts).
+    /// `TimeLimitedIM` then adds none: no task group and timer per call
+    /// (one per `/room/list`, for the online counts; about 0.1 % of the
+    /// server's samples in `ops/bench` figure 1's profile).
     var callsAreBounded: Bool { get }
 
     func createAccount(_ account: IMAccount) async throws -> IMCredentials
