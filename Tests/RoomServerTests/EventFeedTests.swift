@@ -25,6 +25,21 @@ import Testing
         return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
     }
 
+    /// Two tenants of the test plugin, each with an endpoint on the
+    /// receiver at `port` for `events`.
+    static func fixture(hooksTo port: Int, events: [String]) async throws -> ServerFixture {
+        setenv("RK_TEST_FEED_SECRET", StandardWebhooks.Secret.generate(), 1)
+        let table = """
+            [plugins.test-rooms]
+
+            [webhooks.backend]
+            url = "http://127.0.0.1:\(port)/hook"
+            secretEnv = "RK_TEST_FEED_SECRET"
+            events = [\(events.map { "\"\($0)\"" }.joined(separator: ", "))]
+            """
+        return try await ServerFixture(pluginTables: [table, table], clock: SystemClock())
+    }
+
     /// One page after the cursor, appended; true when something came.
     static func poll(_ http: HTTP, _ fixture: ServerFixture, _ poller: Poller) async throws -> Bool {
         let cursor = poller.seen.withLock { $0.cursor }
@@ -39,16 +54,7 @@ import Testing
     @Test func aPollerFollowingTheCursorSeesEveryEventOnceInEachRoomsOrder() async throws {
         let receiver = WebhookReceiver()
         try await receiver.run { port in
-            setenv("RK_TEST_FEED_SECRET", StandardWebhooks.Secret.generate(), 1)
-            let table = """
-                [plugins.test-rooms]
-
-                [webhooks.backend]
-                url = "http://127.0.0.1:\(port)/hook"
-                secretEnv = "RK_TEST_FEED_SECRET"
-                events = ["room.created", "member.joined"]
-                """
-            let fixture = try await ServerFixture(pluginTables: [table, table], clock: SystemClock())
+            let fixture = try await Self.fixture(hooksTo: port, events: ["room.created", "member.joined"])
             let tenant = fixture.id(0)
             let seen = Poller()
             try await OutboxWakeTests.live(try fixture.server()) { other in
@@ -129,16 +135,7 @@ import Testing
     @Test func aTenantWideBanAndItsLiftAreInTheFeed() async throws {
         let receiver = WebhookReceiver()
         try await receiver.run { port in
-            setenv("RK_TEST_FEED_SECRET", StandardWebhooks.Secret.generate(), 1)
-            let table = """
-                [plugins.test-rooms]
-
-                [webhooks.backend]
-                url = "http://127.0.0.1:\(port)/hook"
-                secretEnv = "RK_TEST_FEED_SECRET"
-                events = ["member.banned", "member.unbanned"]
-                """
-            let fixture = try await ServerFixture(pluginTables: [table, table], clock: SystemClock())
+            let fixture = try await Self.fixture(hooksTo: port, events: ["member.banned", "member.unbanned"])
             try await fixture.live { http in
                 let tenant = fixture.id(0)
                 let banned = try await http.post("/admin/v1/tenants/\(tenant)/bans", key: fixture.key(0), json: #"{"account":"mallory","reason":"spam"}"#)
