@@ -44,15 +44,9 @@ enum RoomRoutes {
             guard let sid = call.parameters.string("sid") else { throw NetEase.notLoggedIn() }
             let name = try validRoomName(call.parameters)
             // One open room per creator, so the earlier ones are dissolved
-            // first; the session check finds them in the same query.
-            let accounts = call.accounts
-            guard let (account, earlier) = try await accounts.resolveWithOpenRooms(sid: sid) else {
-                throw NetEase.notLoggedIn()
-            }
-            for roomID in earlier {
-                _ = try? await call.rooms.dissolve(roomID, by: .account(account.accid))
-            }
-            let room = try await call.createRoom(NewRoom(name: name, owner: account.accid), by: .account(account.accid))
+            // first; the session is checked with the create (#28).
+            let room = try await call.createRoom(NewRoom(name: name, owner: ""), caller: CallerSession(sid: sid, refusal: NetEase.notLoggedIn()),
+                                                 replacingOpenRooms: true)
             return Created(roomId: room.id, creator: room.owner, name: room.name, thumbnail: thumbnail(room), createTime: room.createdAt.epochMilliseconds)
         },
 

@@ -11,22 +11,26 @@ public final class TCPForwarder: Sendable {
     public let port: Int
     private let task: Task<Void, Never>
     private let frozen: FreezeSwitch
+    private let accepted: AcceptedClients
 
     public init(to targetPort: Int) async throws {
-        let frozen = FreezeSwitch()
+        let frozen = FreezeSwitch(), accepted = AcceptedClients()
         self.frozen = frozen
+        self.accepted = accepted
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    let client = try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    accepted.add(client)
+                    return client
                 }
             }
         port = server.channel.localAddress?.port ?? 0
         task = Task {
             try? await withThrowingDiscardingTaskGroup { group in
                 try await server.executeThenClose { inbound in
-                    for try await client in inbound {
+                    for try await client in inbound where accepted.claim(client) {
                         group.addTask { try? await Self.forward(client, to: targetPort, frozen: frozen) }
                     }
                 }
@@ -45,6 +49,7 @@ public final class TCPForwarder: Sendable {
     public func stop() async {
         task.cancel()
         await task.value
+        for client in accepted.unclaimed() { try? await client.executeThenClose { _, _ in } }
     }
 
     private static func forward(_ client: NIOAsyncChannel<ByteBuffer, ByteBuffer>, to port: Int, frozen: FreezeSwitch) async throws {
@@ -73,5 +78,29 @@ final class FreezeSwitch: Sendable {
 
     func waitWhileFrozen() async throws {
         while value.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(10)) }
+    }
+}
+
+/// Connections accepted and not yet forwarded. One accepted while `stop()`
+/// ends the accept loop is never forwarded, and NIO stops the process when
+/// such a channel goes without `executeThenClose` (seen once in the full
+/// suite: a pool reconnecting through a stopping forwarder), so `stop()`
+/// closes those properly. Each is either claimed by the loop or closed here.
+final class AcceptedClients: Sendable {
+    private let clients = Mutex<[ObjectIdentifier: NIOAsyncChannel<ByteBuffer, ByteBuffer>]>([:])
+
+    func add(_ client: NIOAsyncChannel<ByteBuffer, ByteBuffer>) {
+        clients.withLock { $0[ObjectIdentifier(client.channel)] = client }
+    }
+
+    func claim(_ client: NIOAsyncChannel<ByteBuffer, ByteBuffer>) -> Bool {
+        clients.withLock { $0.removeValue(forKey: ObjectIdentifier(client.channel)) != nil }
+    }
+
+    func unclaimed() -> [NIOAsyncChannel<ByteBuffer, ByteBuffer>] {
+        clients.withLock { clients in
+            defer { clients.removeAll() }
+            return Array(clients.values)
+        }
     }
 }

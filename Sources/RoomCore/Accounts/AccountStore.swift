@@ -117,9 +117,10 @@ public struct AccountStore: Sendable {
     /// `resolve` and, in the same statement, the account's open rooms of
     /// `pluginID`, newest first: for a create that first dissolves the
     /// creator's earlier rooms, one round trip instead of two.
-    public func resolveWithOpenRooms(_ tenantID: TenantID, sid: String, pluginID: String) async throws -> (account: Account, openRooms: [RoomID])? {
+    public func resolveWithOpenRooms(_ tenantID: TenantID, sid: String, pluginID: String) async throws
+        -> (account: Account, expiresAt: Date, openRooms: [RoomID])? {
         let rows = try await database.query("""
-            SELECT a.accid, a.nickname, a.avatar, a.role,
+            SELECT a.accid, a.nickname, a.avatar, a.role, s.expires_at,
                    array(SELECT r.room_id FROM rooms r
                          WHERE r.tenant_id = s.tenant_id AND r.owner = s.accid AND r.plugin_id = \(pluginID) AND r.state = 'open'
                          ORDER BY r.created_seq DESC LIMIT 100) AS open_rooms
@@ -128,8 +129,8 @@ public struct AccountStore: Sendable {
             WHERE s.tenant_id = \(tenantID) AND s.token_hash = \(Secrets.sha256Hex(sid)) AND s.plugin_id = \(pluginID)
               AND s.revoked_at IS NULL AND s.expires_at > \(clock.now())
             """)
-        return try rows.decode((String, String, String, String, [Int64]).self).first.map {
-            (Account(accid: $0, nickname: $1, avatar: $2, role: $3), $4)
+        return try rows.decode((String, String, String, String, Date, [Int64]).self).first.map {
+            (Account(accid: $0, nickname: $1, avatar: $2, role: $3), $4, $5)
         }
     }
 

@@ -25,7 +25,8 @@ extension PostgresConnection {
     /// (`function`, `file`: the caller's), never by its text or values.
     @discardableResult
     public func run(_ query: PostgresQuery, logger: Logger, function: String = #function, file: String = #fileID) async throws -> QueryRows {
-        try await withSpan(StatementSpan.name(file: file, function: function), ofKind: .client) { span in
+        StatementTally.add()
+        return try await withSpan(StatementSpan.name(file: file, function: function), ofKind: .client) { span in
             span.attributes["db.system.name"] = "postgresql"
             return try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
                 guard !self.isClosed else { throw DatabaseUnavailable("the database connection closed") }

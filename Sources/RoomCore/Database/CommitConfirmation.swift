@@ -103,7 +103,8 @@ extension PostgresConnection {
     /// Sends COMMIT and returns its command tag (COMMIT, or ROLLBACK when the
     /// block had failed).
     private func commit(logger: Logger) async throws -> String {
-        try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
+        StatementTally.add()
+        return try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
             guard !self.isClosed else { throw DatabaseUnavailable("the database connection closed") }
             return try await DatabaseDeadline.bounding(self) { try await self.query(String("COMMIT"), []).get().metadata.command }
         }
@@ -112,6 +113,7 @@ extension PostgresConnection {
     /// Waits for the ReadyForQuery that follows the last statement's implicit
     /// commit, by sending a statement PostgresNIO writes only after it.
     func confirmCommit(logger: Logger) async throws {
+        StatementTally.add()
         do {
             for try await _ in try await self.execute(CommitProbe(), logger: logger) {}
         } catch {

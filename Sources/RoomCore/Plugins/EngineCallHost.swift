@@ -46,6 +46,12 @@ struct EngineCallHost: PluginCallHost {
         return try await services.engine.create(spec, in: tenant, by: actor)
     }
 
+    func createRoom(_ spec: NewRoom, caller: CallerSession, replacingOpenRooms: Bool) async throws -> Room {
+        var spec = spec
+        spec.pluginID = pluginID
+        return try await services.engine.create(spec, caller: caller, replacingOpenRooms: replacingOpenRooms, in: tenant)
+    }
+
     func createGuestWithSession(prefix: String, nickname: (String) -> String, avatar: String,
                                 token: String, expiresAt: Date) async throws -> Account {
         try await AccountStore(database: services.database, clock: services.clock)

@@ -93,10 +93,6 @@ struct EngineAccounts: PluginAccounts {
         try await store.resolve(tenantID, sid: sid, pluginID: pluginID, renewSeconds: renewSeconds)
     }
 
-    func resolveWithOpenRooms(sid: String) async throws -> (account: Account, openRooms: [RoomID])? {
-        try await store.resolveWithOpenRooms(tenantID, sid: sid, pluginID: pluginID)
-    }
-
     func resolveSigned(token: String) async throws -> Account? {
         try await store.resolveSigned(tenantID, token: token, pluginID: pluginID, keyring: keyring)
     }

@@ -21,6 +21,9 @@ struct RoomBirth {
     /// Writes the chatroom row (`spec.imChatroomID`) in the statement.
     let chatrooms: (any ChatroomsInRoomDatabase)?
     let webhooks: [WebhookEndpoint]
+    /// A create by a client's session guessed from `SessionCache`: nothing
+    /// is written unless the statement finds the guess still true.
+    var creatorCheck: CreatorCheck? = nil
 
     var events: [(kind: RoomEventKind, detail: [String: String])] {
         var events: [(kind: RoomEventKind, detail: [String: String])] = [(.created, ["name": spec.name, "owner": spec.owner])]
@@ -50,10 +53,11 @@ struct RoomBirth {
             WITH room AS (
                 INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at,
                                    reserved_for, reserved_until, lapse_action, im_chatroom_id, attributes, joined_count, total_joins, peak_members)
-                VALUES (\(tenantID), \(spec.id), \(spec.pluginID), \(spec.name), \(spec.owner), 'open', \(capacity), \(now), \(expiresAt),
-                        \(reservation?.accounts), \(reservation?.until), \(reservation?.onLapse.rawValue ?? LapseAction.release.rawValue),
-                        \(spec.imChatroomID), \(spec.attributes)::jsonb, \(joins), \(joins), \(joins))
-                RETURNING \(unescaped: RoomRows.columns)
+                SELECT \(tenantID), \(spec.id), \(spec.pluginID), \(spec.name), \(spec.owner), 'open', \(capacity), \(now), \(expiresAt),
+                       \(reservation?.accounts), \(reservation?.until), \(reservation?.onLapse.rawValue ?? LapseAction.release.rawValue),
+                       \(spec.imChatroomID), \(spec.attributes)::jsonb, \(joins), \(joins), \(joins)
+                WHERE \(creatorCheck, tenantID: tenantID, now: now)
+                RETURNING \(unescaped: RoomRows.columns), version
             ), owner_joined AS (
                 INSERT INTO room_members (tenant_id, room_id, accid, role, status, joined_at, updated_at)
                 SELECT tenant_id, room_id, owner, 'owner', 'joined', \(now), \(now) FROM room WHERE \(spec.ownerJoins)

@@ -54,12 +54,15 @@ struct RoomClose {
     /// it is still open at `version`; returns a row if it was. A racing
     /// writer makes this statement wait on the room's row, then find the
     /// version moved and write nothing (`RoomEngine.change` does the same).
-    func guardedQuery(version: Int64) -> PostgresQuery {
+    /// With `caller`: and only while that guessed session is live and its
+    /// account not banned from the room (what the read would have checked).
+    func guardedQuery(version: Int64, caller: SessionGuess? = nil) -> PostgresQuery {
         let room = rooms[0]
         return """
             WITH closed AS (
                 UPDATE rooms SET state = 'closed', close_reason = \(reason.rawValue), closed_at = \(now), version = version + 1
                 WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND version = \(version) AND state = 'open'
+                  AND \(callerCheck: caller, room: room, now: now)
                 RETURNING tenant_id, room_id
             ), event AS (
                 INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
@@ -71,5 +74,21 @@ struct RoomClose {
             )
             SELECT count(*)::int FROM closed
             """
+    }
+}
+
+extension PostgresQuery.StringInterpolation {
+    fileprivate mutating func appendInterpolation(callerCheck caller: SessionGuess?, room: Room, now: Date) {
+        guard let caller else { return appendLiteral("true") }
+        appendInterpolation(live: caller, tenantID: room.tenantID, now: now)
+        appendLiteral(" AND NOT roomkeeper_banned(")
+        appendInterpolation(room.tenantID)
+        appendLiteral(", ")
+        appendInterpolation(caller.accid)
+        appendLiteral(", ")
+        appendInterpolation(room.id)
+        appendLiteral(", ")
+        appendInterpolation(now)
+        appendLiteral(")")
     }
 }

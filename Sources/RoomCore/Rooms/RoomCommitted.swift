@@ -16,8 +16,8 @@ struct RoomCommitted: Sendable {
 }
 
 extension RoomEngine {
-    /// After a commit: every list the write touched is forgotten on this
-    /// instance (the others hear the rooms trigger's NOTIFY), and each
+    /// After a commit: every list the write touched and every room it
+    /// changed (`RecentRooms`) are forgotten on this instance (the others hear the rooms trigger's NOTIFY), and each
     /// transition is counted under one label scheme, `kind` the transition
     /// and `plugin` the room's own plugin (the caller's, "admin" and
     /// "sweeper" were mixed in before).
@@ -30,6 +30,8 @@ extension RoomEngine {
             lists.formUnion(change.rooms.map { RoomListCache.Key(tenantID: $0.tenantID, pluginID: $0.pluginID) })
         }
         for list in lists { listCache.forget(list.tenantID, list.pluginID) }
+        // Their versions moved: a dissolve guessing from them would only miss.
+        for change in changes { recentRooms.forget(change.rooms) }
     }
 }
 

@@ -39,7 +39,10 @@ extension RoomEngine {
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
             let (change, result) = try decide(RoomSnapshot(room: room, rows: read.rows, joined: read.joined, caller: read.caller, now: now,
                                                            mutedBy: read.mutedBy))
-            if try await write(change, to: room, version: read.version, table: table, now: now) { return result }
+            if try await write(change, to: room, version: read.version, table: table, now: now) {
+                recentRooms.remember(room, version: read.version + 1, joinedCount: read.joinedCount)
+                return result
+            }
             database.logger.debug("a room changed between its read and a change's write; deciding again", metadata: ["room": "\(roomID)"])
         }
         throw DatabaseUnavailable("the room is changing too often at once; try again")
@@ -66,6 +69,7 @@ extension RoomEngine {
             (SELECT coalesce(jsonb_agg(to_jsonb(t) - 'tenant_id' - 'room_id' ORDER BY t.\(table.key)), '[]'::jsonb)::text
              FROM \(table.name) t WHERE t.tenant_id = rooms.tenant_id AND t.room_id = rooms.room_id)
             """ } ?? "'[]'"
+        let tokenHash = caller?.sid.map(Secrets.sha256Hex)
         let rows = try await database.query("""
             SELECT \(unescaped: RoomRows.columns), version,
                    \(unescaped: rowsRead),
@@ -75,13 +79,14 @@ extension RoomEngine {
                    c.accid IS NOT NULL AND roomkeeper_banned(\(tenant.id), c.accid, \(roomID), \(now)), joined_count,
                    (SELECT coalesce(jsonb_object_agg(b.accid, b.created_by), '{}'::jsonb)::text FROM bans b
                     WHERE b.tenant_id = rooms.tenant_id AND b.room_id = rooms.room_id AND b.kind = 'mute' AND b.lifted_at IS NULL
-                      AND (b.expires_at IS NULL OR b.expires_at > \(now)) AND (b.accid = ANY(\(members)::text[]) OR b.accid = c.accid))
+                      AND (b.expires_at IS NULL OR b.expires_at > \(now)) AND (b.accid = ANY(\(members)::text[]) OR b.accid = c.accid)),
+                   c.session_expires_at
             FROM (SELECT 1) AS one
             LEFT JOIN rooms ON rooms.tenant_id = \(tenant.id) AND rooms.room_id = \(roomID)
             LEFT JOIN LATERAL (
-                SELECT a.accid, a.nickname, a.avatar, a.role FROM sessions s
+                SELECT a.accid, a.nickname, a.avatar, a.role, s.expires_at AS session_expires_at FROM sessions s
                 JOIN accounts a ON a.tenant_id = s.tenant_id AND a.accid = s.accid
-                WHERE s.tenant_id = \(tenant.id) AND s.token_hash = \(caller?.sid.map(Secrets.sha256Hex) ?? "")
+                WHERE s.tenant_id = \(tenant.id) AND s.token_hash = \(tokenHash ?? "")
                   AND s.plugin_id = \(pluginID ?? "") AND s.revoked_at IS NULL AND s.expires_at > \(now)
             ) AS c ON true
             """)
@@ -89,8 +94,13 @@ extension RoomEngine {
         let cells = row.makeRandomAccess()
         var read = ChangeRead<Row>()
         if let accid = try cells[20].decode(String?.self) {
-            read.caller = Account(accid: accid, nickname: try cells[21].decode(String.self), avatar: try cells[22].decode(String.self),
+            let account = Account(accid: accid, nickname: try cells[21].decode(String.self), avatar: try cells[22].decode(String.self),
                                   role: try cells[23].decode(String.self))
+            read.caller = account
+            if let tokenHash, let pluginID {
+                sessions.remember(SessionCache.Key(tenantID: tenant.id, pluginID: pluginID, tokenHash: tokenHash),
+                                  account: account, expiresAt: try cells[27].decode(Date.self))
+            }
             // A caller banned from the room (or its tenant) moves nothing in it (#29).
             if try cells[24].decode(Bool.self) { throw RoomError.banned }
         }

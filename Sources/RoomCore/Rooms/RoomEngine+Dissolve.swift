@@ -8,7 +8,8 @@ import PostgresNIO
 /// events and side effects only if it is still open at that version. A
 /// client's dissolve was 6 round trips (the session, BEGIN, the lock, the
 /// close, its plugin's timeline, COMMIT); it is now the read, the close and
-/// its commit probe.
+/// its commit probe, or on an instance that knows the caller's session and
+/// the room, the close and its probe (`dissolveGuessed`).
 extension RoomEngine {
     /// Who dissolves: an actor the caller vouches for, or a client request's
     /// session, read with the room.
@@ -20,12 +21,42 @@ extension RoomEngine {
     /// The room dissolved by the account of `caller`'s live session of
     /// `pluginID` (refused with its `refusal` without one).
     public func dissolve(_ roomID: RoomID, caller: CallerSession, in tenant: Tenant, pluginID: String) async throws -> Room {
+        if let sid = caller.sid, let closed = try await dissolveGuessed(roomID, sid: sid, in: tenant, pluginID: pluginID) { return closed }
         if let closed = try await dissolveUnlocked(roomID, by: .session(caller), in: tenant, pluginID: pluginID) { return closed }
         // The plugin closes with a hook: its transaction, the session resolved first.
         guard let sid = caller.sid, let (account, _) = try await AccountStore(database: database, clock: clock).resolve(tenant.id, sid: sid, pluginID: pluginID) else {
             throw caller.refusal
         }
         return try await dissolve(roomID, by: .account(account.accid), in: tenant, pluginID: pluginID)
+    }
+
+    /// The dissolve as one statement when this instance knows the caller's
+    /// session and the room (`SessionCache`, `RecentRooms`): decided on what
+    /// it knows, written only if the session is still live and the room still
+    /// at the version known. nil when it knows too little, would refuse (a
+    /// refusal is the read's to give: what is known may be old), or knew
+    /// wrong (then nothing was written and both guesses are forgotten).
+    private func dissolveGuessed(_ roomID: RoomID, sid: String, in tenant: Tenant, pluginID: String) async throws -> Room? {
+        let now = clock.now()
+        let key = SessionCache.Key(tenantID: tenant.id, pluginID: pluginID, tokenHash: Secrets.sha256Hex(sid))
+        guard let account = sessions.recall(key, now: now), let seen = recentRooms.recall(tenant.id, roomID), seen.room.pluginID == pluginID else {
+            return nil
+        }
+        let room = seen.room, actor = Actor.account(account.accid)
+        let snapshot = RoomLifecycle.Snapshot(room: room, joinedCount: seen.joinedCount, memberStatus: nil)
+        guard case .success(let decision) = RoomLifecycle.decide(.dissolve(by: actor), on: snapshot, now: now), case .close(let reason) = decision,
+              try plugin(room.tenantID, room.pluginID).closingMessages([room], reason) != nil else { return nil }
+        let effects = try await closeEffects([room], reason: reason, actor: actor, now: now) { _, _ in [] }
+        let close = RoomClose(rooms: [room], reason: reason, actor: actor, now: now, effects: effects,
+                              webhooks: { [tenants] in tenants($0)?.webhooks ?? [] })
+        let guess = SessionGuess(tokenHash: key.tokenHash, pluginID: pluginID, accid: account.accid)
+        guard try await database.query(close.guardedQuery(version: seen.version, caller: guess)).decode(Int.self).first == 1 else {
+            recentRooms.forget([room])
+            sessions.forget(key)
+            return nil
+        }
+        committed([RoomCommitted(Self.name(of: decision), [room])])
+        return Self.room(room, after: decision, now: now)
     }
 
     /// nil when the room's plugin closes with a hook (its rows change with

@@ -18,14 +18,20 @@ public struct RoomEngine: Sendable {
     /// Open-room lists in memory; forgotten here after each commit, so the
     /// instance that made a change lists it at once.
     public let listCache: RoomListCache
+    /// Sessions and rooms lately seen, guessed from by creates and
+    /// dissolves that check them in their own statement (`SessionCache`).
+    let sessions: SessionCache
+    let recentRooms: RecentRooms
     /// Draws a room id (from the system's CSPRNG); tests draw their own.
     let drawRoomID: @Sendable () -> RoomID
 
     public init(database: Database, clock: any RoomClock, registry: PluginRegistry, tenants: @escaping @Sendable (TenantID) -> Tenant?,
-                listCache: RoomListCache = RoomListCache(),
+                listCache: RoomListCache = RoomListCache(), sessions: SessionCache = SessionCache(), recentRooms: RecentRooms = RecentRooms(),
                 drawRoomID: @escaping @Sendable () -> RoomID = { RoomID.random(in: RoomIDs.range) }) {
         self.database = database
         self.listCache = listCache
+        self.sessions = sessions
+        self.recentRooms = recentRooms
         self.drawRoomID = drawRoomID
         self.clock = clock
         self.registry = registry
@@ -47,6 +53,13 @@ public struct RoomEngine: Sendable {
     /// asks for one, and the room, its audit events and the plugin's rows are
     /// written in one transaction. If that fails, the chatroom is closed again.
     public func create(_ spec: NewRoom, in tenant: Tenant, by actor: Actor) async throws -> Room {
+        guard let room = try await create(spec, in: tenant, by: actor, checking: nil) else { throw RoomError.notFound }
+        return room
+    }
+
+    /// With `check`: nil when the check failed (nothing was written) or
+    /// when this create cannot be one statement (nothing was tried).
+    func create(_ spec: NewRoom, in tenant: Tenant, by actor: Actor, checking check: CreatorCheck?) async throws -> Room? {
         guard let enabled = tenant.plugin(spec.pluginID) else { throw RoomError.pluginNotEnabled(spec.pluginID) }
         let now = clock.now()
         var spec = spec
@@ -73,7 +86,8 @@ public struct RoomEngine: Sendable {
         let drawsID = spec.id == nil
         for attempt in 1... {
             do {
-                return try await create(spec, creation: creation, enabled: enabled, tenant: tenant, by: actor, capacity: capacity, ttl: ttl, now: now)
+                return try await create(spec, creation: creation, enabled: enabled, tenant: tenant, by: actor, capacity: capacity, ttl: ttl, now: now,
+                                        checking: check)
             } catch let error as RoomIDTaken where drawsID && attempt < 8 {
                 database.logger.info("drawn room id was taken; drawing again", metadata: ["id": "\(error.id)"])
             } catch is RoomIDTaken {
@@ -83,7 +97,8 @@ public struct RoomEngine: Sendable {
         fatalError("unreachable")
     }
 
-    private func create(_ spec: NewRoom, creation: PreparedCreation, enabled: EnabledPlugin, tenant: Tenant, by actor: Actor, capacity: Int, ttl: Int, now: Date) async throws -> Room {
+    private func create(_ spec: NewRoom, creation: PreparedCreation, enabled: EnabledPlugin, tenant: Tenant, by actor: Actor, capacity: Int, ttl: Int, now: Date,
+                        checking check: CreatorCheck?) async throws -> Room? {
         var spec = spec
         // A chatroom kept in this database is written by the room's own
         // statement; a vendor's is opened first (its id may become the room's).
@@ -91,19 +106,29 @@ public struct RoomEngine: Sendable {
             guard case .perRoom = enabled.plugin.chatroom, spec.imChatroomID == nil else { return nil }
             return chatrooms
         }
+        // A guess is only worth one statement: not a vendor's chatroom opened on it.
+        if check != nil, inDatabase == nil, case .perRoom = enabled.plugin.chatroom, spec.imChatroomID == nil { return nil }
         let chatroom = inDatabase == nil ? try await openChatroom(&spec, plugin: enabled.plugin, tenant: tenant) : nil
         if spec.id == nil { spec.id = drawRoomID() }
         if inDatabase != nil { spec.imChatroomID = spec.id.map(String.init) }
         let firstRows = try creation.firstRows(spec)
-        let birth = RoomBirth(spec: spec, tenantID: tenant.id, capacity: capacity, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)),
+        // One statement when nothing needs a transaction around it: no
+        // limits to count under a lock, no creation hook, no audit row.
+        let oneStatement = firstRows != nil && !enabled.policy.limitsRooms && actor != .admin
+        if check != nil, !oneStatement { return nil }
+        var birth = RoomBirth(spec: spec, tenantID: tenant.id, capacity: capacity, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)),
                               actor: actor, firstRows: firstRows, chatrooms: inDatabase, webhooks: tenant.webhooks)
+        birth.creatorCheck = check
         do {
             let room: Room
-            // One statement when nothing needs a transaction around it: no
-            // limits to count under a lock, no creation hook, no audit row.
-            if firstRows != nil, !enabled.policy.limitsRooms, actor != .admin {
-                guard let born = try await database.query(birth.query).first else { throw RoomError.notFound }
+            var bornVersion: Int64?
+            if oneStatement {
+                guard let born = try await database.query(birth.query).first else {
+                    if check != nil { return nil }
+                    throw RoomError.notFound
+                }
                 room = try RoomRows.decode(born)
+                bornVersion = try born.makeRandomAccess()[17].decode(Int64.self)
             } else {
                 room = try await database.transaction { connection in
                     let writes = writes(on: connection)
@@ -122,6 +147,7 @@ public struct RoomEngine: Sendable {
                 }
             }
             committed([RoomCommitted("created", [room])])
+            if let bornVersion { recentRooms.remember(room, version: bornVersion, joinedCount: spec.ownerJoins ? 1 : 0) }
             return room
         } catch {
             if let chatroom {

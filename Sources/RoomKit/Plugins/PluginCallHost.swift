@@ -16,6 +16,9 @@ public protocol PluginCallHost: Sendable {
     func checkLogin(_ accid: AccountID, check: () async throws -> Bool) async throws -> Bool
     /// A room of the call's plugin (`spec.pluginID` is set to it).
     func createRoom(_ spec: NewRoom, by actor: Actor) async throws -> Room
+    /// A room of the call's plugin owned by the account of `caller`'s live
+    /// session, checked with the create (`ClientCall.createRoom(_:caller:…)`).
+    func createRoom(_ spec: NewRoom, caller: CallerSession, replacingOpenRooms: Bool) async throws -> Room
     func createGuestWithSession(prefix: String, nickname: (String) -> String, avatar: String,
                                 token: String, expiresAt: Date) async throws -> Account
 }
@@ -81,6 +84,19 @@ extension ClientCall {
         guard spec.pluginID.isEmpty || spec.pluginID == pluginID else { throw RoomError.pluginNotEnabled(spec.pluginID) }
         if !counted { try await throttle(.newRoom) }
         return try await host.createRoom(spec, by: actor)
+    }
+
+    /// A room of this call's plugin owned by the account of `caller`'s live
+    /// session (`spec.owner` is set to it), refused with the caller's
+    /// `refusal` without one, within this client's address's limit. The
+    /// session is checked with the create: on an instance that has seen it,
+    /// the create is one statement. `replacingOpenRooms`: the account's open
+    /// rooms of this plugin are dissolved first (one open room a creator).
+    public func createRoom(_ spec: NewRoom, caller: CallerSession, replacingOpenRooms: Bool = false) async throws -> Room {
+        guard spec.pluginID.isEmpty || spec.pluginID == pluginID else { throw RoomError.pluginNotEnabled(spec.pluginID) }
+        guard caller.sid != nil else { throw caller.refusal }
+        try await throttle(.newRoom)
+        return try await host.createRoom(spec, caller: caller, replacingOpenRooms: replacingOpenRooms)
     }
 
     /// A new guest account and its first session (`token`, made by the

@@ -111,9 +111,6 @@ public protocol PluginAccounts: Sendable {
     /// `renewSeconds`, the session's expiry moves to now + that.
     func resolve(sid: String, renewSeconds: Int?) async throws -> (Account, expiresAt: Date)?
 
-    /// `resolve` and the account's open rooms of this plugin, newest first.
-    func resolveWithOpenRooms(sid: String) async throws -> (account: Account, openRooms: [RoomID])?
-
     /// The account behind a signed token of a live session of this plugin.
     func resolveSigned(token: String) async throws -> Account?
 

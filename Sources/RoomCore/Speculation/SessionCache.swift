@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+
+/// Sessions this instance has lately seen live, for writes that check the
+/// session in their own statement (#28, item 3): a create or a dissolve by
+/// a client's `sid` sends one statement guarded by "this session is still
+/// live and is this account's" instead of reading the session first. What
+/// is kept here is only a guess: the guard decides, and a guess that fails
+/// (the session was revoked or expired, maybe on another instance) costs
+/// one statement that writes nothing, then the request is served as if
+/// nothing were kept.
+///
+/// Keys are the token's SHA-256 (what the sessions table stores), never the
+/// token. Bounded: at most `capacity` sessions, each kept at most
+/// `maxAge` (a session's renewal or revocation is then read again).
+public final class SessionCache: Sendable {
+    struct Key: Hashable, Sendable {
+        let tenantID: TenantID
+        let pluginID: String
+        let tokenHash: String
+    }
+
+    private struct Entry {
+        let account: Account
+        let expiresAt: Date
+        let keptAt: ContinuousClock.Instant
+    }
+
+    /// 10,000 sessions of about 200 bytes: 2 MB at most.
+    let capacity: Int
+    /// Ten minutes: long enough for a client's create → list → dissolve.
+    let maxAge: Duration
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    public init(capacity: Int = 10_000, maxAge: Duration = .seconds(600)) {
+        self.capacity = capacity
+        self.maxAge = maxAge
+    }
+
+    func remember(_ key: Key, account: Account, expiresAt: Date) {
+        let entry = Entry(account: account, expiresAt: expiresAt, keptAt: .now)
+        entries.withLock { entries in
+            if entries.count >= capacity, entries[key] == nil { entries.remove(at: entries.startIndex) }
+            entries[key] = entry
+        }
+    }
+
+    /// The account a live session was last seen for, unless it has expired
+    /// since or was seen too long ago.
+    func recall(_ key: Key, now: Date) -> Account? {
+        entries.withLock { entries in
+            guard let entry = entries[key] else { return nil }
+            guard entry.expiresAt > now, ContinuousClock.now - entry.keptAt < maxAge else {
+                entries[key] = nil
+                return nil
+            }
+            return entry.account
+        }
+    }
+
+    func forget(_ key: Key) {
+        _ = entries.withLock { $0.removeValue(forKey: key) }
+    }
+
+    var count: Int { entries.withLock { $0.count } }
+}
