@@ -63,6 +63,41 @@ import Testing
         #expect(served, "the pool serves again")
     }
 
+    /// A lease waiting on a full pool ends by its bound with "unavailable",
+    /// whichever of many waits: the watch cancels the waiting lease, not the
+    /// caller's task, and the pool serves again once a connection is back.
+    @Test func leasesWaitingOnAFullPoolEndByTheirBound() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["DATABASE_URL"])
+        var pool = try DatabaseURL.endpoint(from: url).pool
+        pool.options.maximumConnections = 1
+        let client = PostgresClient(configuration: pool, backgroundLogger: Logger(label: "full"))
+        let run = Task { await client.run() }
+        defer { run.cancel() }
+        let database = Database(client: client, logger: Logger(label: "full"), leaseSeconds: 0.5)
+        let holding = Task { try await database.withConnection { _ in try await Task.sleep(for: .seconds(2)) } }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        let outcomes = await withTaskGroup(of: (unavailable: Bool, cancelled: Bool).self) { group in
+            for _ in 1...8 {
+                group.addTask {
+                    do {
+                        _ = try await database.query("SELECT 1")
+                        return (false, Task.isCancelled)
+                    } catch {
+                        return (DatabaseUnavailable.matches(error), Task.isCancelled)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let waited = ContinuousClock.now - started
+        #expect(outcomes.allSatisfy { $0.unavailable }, "\(outcomes)")
+        #expect(!outcomes.contains { $0.cancelled }, "the callers' tasks are not cancelled")
+        #expect(waited >= .milliseconds(450) && waited < .milliseconds(1_200), "ended by the 0.5 s bound, in \(waited)")
+        try await holding.value
+        #expect(try await database.query("SELECT 1").count == 1, "the pool serves again")
+    }
+
     /// Statements are prepared per connection, and PostgresNIO remembers a
     /// failed preparation for the connection's life: a statement first sent
     /// inside a transaction that had already failed must not fail on that

@@ -16,6 +16,8 @@ public struct Database: Sendable {
     /// `DatabaseUnavailable`. The pool itself would wait for ever while
     /// PostgreSQL is down or failing over: requests would hang.
     public let leaseSeconds: Double
+    /// Bounds every waiting lease (`LeaseWatch`).
+    private let leaseWatch: LeaseWatch
 
     public init(client: PostgresClient, logger: Logger, dedicatedConnection: PostgresConnection.Configuration? = nil, leaseSeconds: Double = 5) {
         fixedClient = client
@@ -23,6 +25,7 @@ public struct Database: Sendable {
         router = nil
         self.logger = logger
         self.leaseSeconds = leaseSeconds
+        leaseWatch = LeaseWatch(router: nil)
     }
 
     /// The router's pools must run: pass `router` to the service group.
@@ -32,6 +35,7 @@ public struct Database: Sendable {
         self.router = router
         self.logger = logger
         self.leaseSeconds = leaseSeconds
+        leaseWatch = LeaseWatch(router: router)
     }
 
     /// The pool in use: the primary's, for a multi-host URL.
@@ -73,56 +77,59 @@ public struct Database: Sendable {
     private func withConnection<Result: Sendable>(
         from client: PostgresClient, until deadline: ContinuousClock.Instant, _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let seconds = leaseSeconds, leased = LeaseFlag(), router = router
+        let seconds = leaseSeconds, leased = LeaseFlag(), router = router, watch = leaseWatch
         let started = ContinuousClock.now
         PoolGauges.shared.startedWaiting()
         // A wait that ends without a connection is counted out here.
         defer { if !leased.isSet { PoolGauges.shared.stoppedWaiting(since: started, lent: false) } }
         return try await withoutActuallyEscaping(body) { body in
             // The group ends before this function returns, so `body` never
-            // outlives it, and only the lending task calls it.
+            // outlives it, and only the lending task calls it. The lending
+            // runs in a child task so that the watch can cancel it without
+            // cancelling the request.
             let work = UncheckedSendableBox(body)
-            return try await withThrowingTaskGroup(of: Result?.self) { group in
+            return try await withThrowingTaskGroup(of: Result.self) { group in
                 group.addTask {
-                    while true {
-                        let lent: Result? = try await client.withConnection { connection in
-                            // PostgresNIO's pool can lend a connection whose channel
-                            // closed before the pool heard of it, and a query written
-                            // to a closed channel is dropped and its answer awaited
-                            // for ever (postgres-nio#487, since reverted): seen as a
-                            // request hanging through a PostgreSQL restart. Such a
-                            // connection is handed back and another one asked for.
-                            guard !connection.isClosed else { return nil }
-                            leased.set()
-                            PoolGauges.shared.stoppedWaiting(since: started, lent: true)
-                            defer { PoolGauges.shared.returned() }
-                            guard let router else { return try await work.value(connection) }
-                            return try await DatabaseDeadline.$lease.withValue(.init(router: router, client: client)) {
-                                try await work.value(connection)
+                    let id = watch.watch(until: deadline, client: client)
+                    do {
+                        while true {
+                            let lent: Result? = try await client.withConnection { connection in
+                                // PostgresNIO's pool can lend a connection whose channel
+                                // closed before the pool heard of it, and a query written
+                                // to a closed channel is dropped and its answer awaited
+                                // for ever (postgres-nio#487, since reverted): seen as a
+                                // request hanging through a PostgreSQL restart. Such a
+                                // connection is handed back and another one asked for.
+                                guard !connection.isClosed else { return nil }
+                                // Lent as the watch ended the wait: handed back unused.
+                                if let outcome = watch.settle(id) { throw Self.failure(outcome, seconds: seconds) }
+                                leased.set()
+                                PoolGauges.shared.stoppedWaiting(since: started, lent: true)
+                                defer { PoolGauges.shared.returned() }
+                                guard let router else { return try await work.value(connection) }
+                                return try await DatabaseDeadline.$lease.withValue(.init(router: router, client: client)) {
+                                    try await work.value(connection)
+                                }
                             }
+                            if let lent { return lent }
+                            try await Task.sleep(for: .milliseconds(5))  // time for the pool to drop it
                         }
-                        if leased.isSet { return lent }
-                        try await Task.sleep(for: .milliseconds(5))  // time for the pool to drop it
+                    } catch {
+                        // The watch cancelled the wait: its reason, not the cancellation.
+                        if let outcome = watch.settle(id) { throw Self.failure(outcome, seconds: seconds) }
+                        throw error
                     }
                 }
-                group.addTask {
-                    while ContinuousClock.now < deadline {
-                        try await Task.sleep(for: .milliseconds(50))
-                        if leased.isSet { return nil }
-                        // Cancels the waiting lease, which the pool then forgets.
-                        if let router, router.client !== client { throw Rerouted() }
-                    }
-                    if leased.isSet { return nil }
-                    throw DatabaseUnavailable(TimeoutError(operation: "leasing a database connection", seconds: seconds).description)
-                }
-                while let next = try await group.next() {
-                    if let result = next {
-                        group.cancelAll()
-                        return result
-                    }
-                }
-                throw CancellationError()
+                guard let result = try await group.next() else { throw CancellationError() }
+                return result
             }
+        }
+    }
+
+    private static func failure(_ outcome: LeaseWatch.Outcome, seconds: Double) -> any Error {
+        switch outcome {
+        case .rerouted: Rerouted()
+        case .timedOut: DatabaseUnavailable(TimeoutError(operation: "leasing a database connection", seconds: seconds).description)
         }
     }
 
@@ -181,7 +188,7 @@ struct UncheckedSendableBox<Value>: @unchecked Sendable {
 /// A lease was still waiting when the router moved to another primary.
 private struct Rerouted: Error {}
 
-/// Set once the pool has lent the connection: the lease timer then stands down.
+/// Set once the pool has lent the connection (the wait is then counted as lent).
 private final class LeaseFlag: Sendable {
     private let value = Atomic<Bool>(false)
     func set() { value.store(true, ordering: .releasing) }
