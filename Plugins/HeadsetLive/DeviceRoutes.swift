@@ -49,17 +49,7 @@ enum DeviceRoutes {
         ClientRoute("/device/bind") { call in
             let account = try await NetEase.account(call)
             let device = try deviceID(call.parameters)
-            // The primary key decides a race: the loser's insert does nothing, and
-            // a new statement (a new snapshot) then sees the winner's row.
-            let inserted = try await call.tables.query("""
-                INSERT INTO headset_devices (tenant_id, device_id, owner, bound_at)
-                VALUES (\(.tenant), \(device), \(account.accid), \(call.now()))
-                ON CONFLICT (tenant_id, device_id) DO NOTHING RETURNING owner, bound_at
-                """)
-            let existing = inserted.isEmpty ? try await call.tables.query("""
-                SELECT owner, bound_at FROM headset_devices WHERE tenant_id = \(.tenant) AND device_id = \(device)
-                """) : inserted
-            guard let (owner, boundAt) = try existing.decode((String, Date).self).first else {
+            guard let (owner, boundAt) = try await HeadsetStore(tables: call.tables).bind(device, to: account.accid, at: call.now()) else {
                 throw ClientError(code: HeadsetCodes.boundElsewhere, message: "device \(device) was just unbound; try again")
             }
             guard owner == account.accid else {
@@ -73,23 +63,19 @@ enum DeviceRoutes {
             let account = try await NetEase.account(call)
             let device = try deviceID(call.parameters)
             guard try await owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
-            if let roomID = try await LiveRoutes.liveRoomID(ofDevice: device, call) {
+            let store = HeadsetStore(tables: call.tables)
+            if let roomID = try await store.liveRoomID(ofDevice: device) {
                 _ = try? await call.rooms.dissolve(roomID, by: .account(account.accid))
             }
-            try await call.tables.query("""
-                DELETE FROM headset_devices WHERE tenant_id = \(.tenant) AND device_id = \(device) AND owner = \(account.accid)
-                """)
+            try await store.unbind(device, from: account.accid)
             return EmptyObject()
         },
 
         ClientRoute("/device/list") { call in
             let account = try await NetEase.account(call)
-            let rows = try await call.tables.query("""
-                SELECT d.device_id, d.bound_at, r.room_id FROM headset_devices d
-                LEFT JOIN headset_rooms r ON r.tenant_id = d.tenant_id AND r.device_id = d.device_id AND r.active
-                WHERE d.tenant_id = \(.tenant) AND d.owner = \(account.accid) ORDER BY d.bound_at, d.device_id
-                """)
-            let devices = try rows.decode((String, Date, Int64?).self).map { Device(deviceId: $0, boundAt: $1.epochMilliseconds, roomId: $2) }
+            let devices = try await HeadsetStore(tables: call.tables).devices(of: account.accid).map {
+                Device(deviceId: $0.deviceID, boundAt: $0.boundAt.epochMilliseconds, roomId: $0.roomID)
+            }
             return Listing(total: devices.count, list: devices)
         },
     ]
@@ -107,9 +93,6 @@ enum DeviceRoutes {
     }
 
     static func owner(of device: String, _ call: ClientCall<Settings>) async throws -> AccountID? {
-        let rows = try await call.tables.query("""
-            SELECT owner FROM headset_devices WHERE tenant_id = \(.tenant) AND device_id = \(device)
-            """)
-        return try rows.decode(String.self).first
+        try await HeadsetStore(tables: call.tables).owner(of: device)
     }
 }

@@ -39,7 +39,7 @@ public struct HeadsetLivePlugin: RoomPlugin {
 
     public static let streamStarted = "headset-live.stream.started", streamCut = "headset-live.stream.cut"
     public var eventTypes: [String] { [Self.streamStarted, Self.streamCut] }
-    public var tables: [String] { ["headset_devices", "headset_rooms", "headset_intercom"] }
+    public var tables: [String] { HeadsetStore.tables }
 
     /// A bound headset keeps its phone's account: a guest purged while bound
     /// would leave the binding to whoever drew the id next (#27).
@@ -68,44 +68,31 @@ public struct HeadsetLivePlugin: RoomPlugin {
     public func roomCreated(_ room: Room, creation: LiveCreation, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let device = creation.deviceID
         let deadline = StorableDate.clamped(creation.deadline, from: hook.now)
-        let owners = try await hook.tables.query("""
-            SELECT owner FROM headset_devices WHERE tenant_id = \(.tenant) AND device_id = \(device)
-            """)
-        guard try owners.decode(String.self).first == room.owner else {
+        let store = HeadsetStore(tables: hook.tables)
+        guard try await store.owner(of: device) == room.owner else {
             throw RoomError.referenceNotFound(field: "options.deviceId", reason: "no headset \(device) bound to the room's owner")
         }
         let stream = "headset-\(room.id)-\(Secrets.randomToken(bytes: 6))"
-        let inserted = try await hook.tables.query("""
-            INSERT INTO headset_rooms (tenant_id, room_id, device_id, title, stream, deadline)
-            VALUES (\(.tenant), \(room.id), \(device), \(room.name), \(stream), \(deadline))
-            ON CONFLICT (tenant_id, device_id) WHERE active DO NOTHING RETURNING room_id
-            """)
-        guard !inserted.isEmpty else { throw HeadsetCodes.deviceLive(device) }
+        guard try await store.open(room.id, device: device, title: room.name, stream: stream, deadline: deadline) else {
+            throw HeadsetCodes.deviceLive(device)
+        }
         return []
     }
 
     /// Stop, expiry or unbind: the stream is dropped through the live
     /// provider and intercom sessions end (the engine closes the chatroom).
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        let ids = RoomIDList(closing.map(\.id))
-        try await hook.tables.query("""
-            UPDATE headset_intercom SET ended_at = \(hook.now) WHERE tenant_id = \(.tenant) AND room_id = ANY(\(ids)) AND ended_at IS NULL
-            """)
-        let rows = try await hook.tables.query("""
-            UPDATE headset_rooms SET active = false WHERE tenant_id = \(.tenant) AND room_id = ANY(\(ids)) RETURNING room_id, stream
-            """)
-        return try rows.decode((Int64, String).self).map { roomID, stream in .live(.dropStream(stream), roomID: roomID) }
+        try await HeadsetStore(tables: hook.tables).end(RoomIDList(closing.map(\.id)), at: hook.now).map { ended in
+            .live(.dropStream(ended.stream), roomID: ended.roomID)
+        }
     }
 
     /// A stream started: the room lives to its deadline. Cut: it idles towards
     /// an early expiry.
     public func providerEvent(_ event: ProviderEvent, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         guard case .stream(let stream, let live) = event else { return [] }
-        let rows = try await hook.tables.query("""
-            SELECT room_id, deadline FROM headset_rooms WHERE tenant_id = \(.tenant) AND stream = \(stream) AND active
-            """)
         var events: [OutboxMessage] = []
-        for (roomID, deadline) in try rows.decode((Int64, Date).self) {
+        for (roomID, deadline) in try await HeadsetStore(tables: hook.tables).liveRows(streaming: stream) {
             let expiry = live ? deadline : min(deadline, hook.now.addingTimeInterval(TimeInterval(hook.settings.idleTimeoutSeconds)))
             try await RoomDeadline.set(roomID, to: expiry, reason: live ? "stream started" : "stream cut", hook: hook)
             events.append(.event(live ? Self.streamStarted : Self.streamCut, roomID: roomID, data: ["stream": .string(stream)]))

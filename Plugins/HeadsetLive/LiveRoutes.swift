@@ -111,16 +111,9 @@ enum LiveRoutes {
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
             // The plugin's own rows say which room streams; the engine says which is live.
-            let rows = try await call.tables.query("""
-                SELECT h.room_id, count(*) OVER ()::int FROM headset_rooms h
-                JOIN live_streams s ON s.tenant_id = h.tenant_id AND s.stream = h.stream AND s.live
-                WHERE h.tenant_id = \(.tenant) AND h.active
-                ORDER BY h.deadline DESC, h.room_id DESC LIMIT \(limit) OFFSET \(offset)
-                """)
-            var total = 0
+            let (ids, total) = try await HeadsetStore(tables: call.tables).streamingRooms(limit: limit, offset: offset)
             var list: [Listed] = []
-            for (roomID, count) in try rows.decode((Int64, Int).self) {
-                total = count
+            for roomID in ids {
                 guard let room = try await call.rooms.find(roomID), call.rooms.isLive(room),
                       let live = try await liveRoom(room, call) else { continue }
                 let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: room.expiresAt)
@@ -156,20 +149,15 @@ enum LiveRoutes {
             // waits and ends this session too, or wins and it is refused
             // (recorded after the close, nobody would have ended it).
             try await call.rooms.mutate(roomID) { tx in
-                try await tx.tables.query("""
-                    INSERT INTO headset_intercom (tenant_id, room_id, speak_url, listen_url, expires_at, created_at)
-                    VALUES (\(.tenant), \(roomID), \(session.speakURL), \(session.listenURL), \(session.expiresAt), \(tx.now))
-                    """)
+                try await HeadsetStore(tables: tx.tables).recordIntercom(roomID, speakURL: session.speakURL, listenURL: session.listenURL,
+                                                                          expiresAt: session.expiresAt, at: tx.now)
             }
             return Intercom(speakUrl: session.speakURL, listenUrl: session.listenURL, expiresAt: session.expiresAt.epochMilliseconds)
         },
     ]
 
     static func liveRoomID(ofDevice device: String, _ call: ClientCall<Settings>) async throws -> RoomID? {
-        let rows = try await call.tables.query("""
-            SELECT room_id FROM headset_rooms WHERE tenant_id = \(.tenant) AND device_id = \(device) AND active
-            """)
-        return try rows.decode(Int64.self).first
+        try await HeadsetStore(tables: call.tables).liveRoomID(ofDevice: device)
     }
 
     static func liveRoom(_ roomID: RoomID, _ call: ClientCall<Settings>) async throws -> LiveRoom? {
@@ -178,11 +166,8 @@ enum LiveRoutes {
     }
 
     static func liveRoom(_ room: Room, _ call: ClientCall<Settings>) async throws -> LiveRoom? {
-        let rows = try await call.tables.query("""
-            SELECT device_id, title, stream, deadline FROM headset_rooms WHERE tenant_id = \(.tenant) AND room_id = \(room.id)
-            """)
-        return try rows.decode((String, String, String, Date).self).first.map {
-            LiveRoom(room: room, deviceID: $0, title: $1, stream: $2, deadline: $3)
+        try await HeadsetStore(tables: call.tables).liveRow(room.id).map {
+            LiveRoom(room: room, deviceID: $0.deviceID, title: $0.title, stream: $0.stream, deadline: $0.deadline)
         }
     }
 

@@ -79,28 +79,17 @@ public struct LiveQuizPlugin: RoomPlugin {
     /// The game and its questions are born with the room; a second open game
     /// for the device is refused here, under the unique index.
     public func roomCreated(_ room: Room, creation game: GameOptions, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        let cents = Int64((game.bonus * 100).rounded(.down))
-        let inserted = try await hook.tables.query("""
-            INSERT INTO quiz_games (tenant_id, room_id, device_id, password_hash, bonus, stream, created_at)
-            VALUES (\(.tenant), \(room.id), \(game.deviceID), \(Secrets.sha256Hex(game.password)), \(Double(cents) / 100)::numeric,
-                    \("quiz-\(room.id)"), \(hook.now))
-            ON CONFLICT (tenant_id, device_id) WHERE status < 2 DO NOTHING RETURNING room_id
-            """)
-        guard !inserted.isEmpty else { throw QuizCodes.deviceBusy() }
+        let writes = QuizWrites(tables: hook.tables)
+        guard try await writes.openGame(room.id, game, at: hook.now) else { throw QuizCodes.deviceBusy() }
         for (index, question) in game.questions.enumerated() {
-            try await hook.tables.query("""
-                INSERT INTO quiz_questions (tenant_id, room_id, question_id, question, options, right_answer)
-                VALUES (\(.tenant), \(room.id), \(index + 1), \(question.question), \(question.options), \(question.rightAnswer))
-                """)
+            try await writes.addQuestion(room.id, number: index + 1, question)
         }
         return []
     }
 
     /// Over, dissolved or expired: the game is over (the engine closes its chatroom).
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        try await hook.tables.query("""
-            UPDATE quiz_games SET status = 2 WHERE tenant_id = \(.tenant) AND room_id = ANY(\(RoomIDList(closing.map(\.id))))
-            """)
+        try await QuizWrites(tables: hook.tables).endGames(RoomIDList(closing.map(\.id)))
         return []
     }
 }

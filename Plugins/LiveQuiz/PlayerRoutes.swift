@@ -68,7 +68,8 @@ enum PlayerRoutes {
                             bonus: Double(game.bonusCents) / 100, quizCount: count, questionCount: count, gameStatus: game.status, addr: [])
         },
 
-        /// Judged in one transaction on the player's row, with the server's clock.
+        /// Judged on the player's row, locked by the engine (`PlayerRow`),
+        /// with the server's clock.
         ClientRoute("/quiz/player/answer") { call in
             let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)
             let roomID = try call.parameters.requiredInt64("roomId")
@@ -77,37 +78,41 @@ enum PlayerRoutes {
             let store = QuizStore(tables: call.tables)
             guard let game = try await store.game(roomID) else { throw RoomError.notFound }
             guard game.status < 2 else { throw QuizCodes.over() }
-            // A player banned from the game's room answers nothing (#29).
-            do {
-                _ = try await call.rooms.enter(roomID, as: account.accid)
-            } catch let refusal as RoomError where refusal != .banned {
-                throw QuizCodes.over()  // closed or gone: the game is over for its players
-            }
             let now = call.now()
-            let result: Int = try await call.tables.transaction { tables in
-                // The player's row is the lock (see `QuizWrites.lockPlayer`): a
-                // duplicate sent twice at once is judged as a duplicate, never
-                // as a second answer.
-                let writes = QuizWrites(tables: tables)
-                let player = try await writes.lockPlayer(roomID, account.accid)
-                // The game may have ended while this answer waited for the
-                // player's row: an answer after the end is none (#28).
-                guard try await !writes.isOver(roomID) else { throw QuizCodes.over() }
-                let questions = try await QuizStore(tables: tables).questions(roomID)
-                guard let stored = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
-                guard (0..<Int64(stored.options.count)).contains(option) else {
-                    throw ParameterError(field: "answer", reason: "must be an option id from 0 to \(stored.options.count - 1)")
+            let judged: Int
+            do {
+                judged = try await call.rooms.onLockedRow(roomID, rows: PlayerRow.table, key: account.accid, enteringAs: account.accid) { row, tables in
+                    try await judge(option, to: questionID, by: row?.player, in: roomID, of: account.accid, at: now, on: tables)
                 }
-                let answered = try await writes.hasAnswered(roomID, question: stored.id, account.accid)
-                let current = questions.filter { $0.publishedAt != nil }.max { $0.id < $1.id }?.id
-                let question = QuizQuestion(id: stored.id, optionCount: stored.options.count, rightAnswer: stored.rightAnswer,
-                                            windowEndsAt: stored.windowEndsAt, isCurrent: current == stored.id)
-                let judgement = QuizRules.judge(Int(option), to: question, by: player, alreadyAnswered: answered, now: now)
-                if let after = judgement.player, after != player { try await writes.save(after, roomID, account.accid) }
-                if judgement.accepted { try await writes.recordAnswer(roomID, question: stored.id, account.accid, option: Int(option), at: now) }
-                return judgement.result
+            } catch let refusal as RoomError where refusal != .banned {
+                // A player banned from the game's room answers nothing (#29);
+                // a room closed or gone is a game over for its players.
+                throw QuizCodes.over()
             }
-            return Answered(result: result)
+            return Answered(result: judged)
         },
     ]
+
+    /// An answer judged on its player's locked row, with the questions and
+    /// answers read after the lock.
+    static func judge(_ option: Int64, to questionID: Int64, by player: QuizPlayer?, in roomID: RoomID, of accid: AccountID, at now: Date,
+                      on tables: PluginTables) async throws -> Int {
+        let writes = QuizWrites(tables: tables)
+        // The game may have ended while this answer waited for the
+        // player's row: an answer after the end is none (#28).
+        guard try await !writes.isOver(roomID) else { throw QuizCodes.over() }
+        let questions = try await QuizStore(tables: tables).questions(roomID)
+        guard let stored = questions.first(where: { $0.id == questionID }) else { throw QuizCodes.noQuestion(questionID) }
+        guard (0..<Int64(stored.options.count)).contains(option) else {
+            throw ParameterError(field: "answer", reason: "must be an option id from 0 to \(stored.options.count - 1)")
+        }
+        let answered = try await writes.hasAnswered(roomID, question: stored.id, accid)
+        let current = questions.filter { $0.publishedAt != nil }.max { $0.id < $1.id }?.id
+        let question = QuizQuestion(id: stored.id, optionCount: stored.options.count, rightAnswer: stored.rightAnswer,
+                                    windowEndsAt: stored.windowEndsAt, isCurrent: current == stored.id)
+        let judgement = QuizRules.judge(Int(option), to: question, by: player, alreadyAnswered: answered, now: now)
+        if let after = judgement.player, after != player { try await writes.save(after, roomID, accid) }
+        if judgement.accepted { try await writes.recordAnswer(roomID, question: stored.id, accid, option: Int(option), at: now) }
+        return judgement.result
+    }
 }

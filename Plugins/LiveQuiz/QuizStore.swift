@@ -86,10 +86,37 @@ struct QuizStore {
     }
 }
 
-/// The quiz's writes on a transaction the caller holds (the engine's, for
-/// publishing on a live room; the player's own, for an answer).
+/// The quiz's writes on a transaction the engine holds (a live room's, for
+/// publishing; the player's locked row's, for an answer).
 struct QuizWrites {
     let tables: PluginTables
+
+    /// The game's row, born with its room; false when the device has a game
+    /// going already (refused under the unique index).
+    func openGame(_ roomID: RoomID, _ game: GameOptions, at now: Date) async throws -> Bool {
+        let cents = Int64((game.bonus * 100).rounded(.down))
+        return try await !tables.query("""
+            INSERT INTO quiz_games (tenant_id, room_id, device_id, password_hash, bonus, stream, created_at)
+            VALUES (\(.tenant), \(roomID), \(game.deviceID), \(Secrets.sha256Hex(game.password)), \(Double(cents) / 100)::numeric,
+                    \("quiz-\(roomID)"), \(now))
+            ON CONFLICT (tenant_id, device_id) WHERE status < 2 DO NOTHING RETURNING room_id
+            """).isEmpty
+    }
+
+    /// Question `number` (1-based, its order) of the game.
+    func addQuestion(_ roomID: RoomID, number: Int, _ question: QuestionBank.Entry) async throws {
+        try await tables.query("""
+            INSERT INTO quiz_questions (tenant_id, room_id, question_id, question, options, right_answer)
+            VALUES (\(.tenant), \(roomID), \(number), \(question.question), \(question.options), \(question.rightAnswer))
+            """)
+    }
+
+    /// Over, dissolved or expired: the games are over.
+    func endGames(_ ids: RoomIDList) async throws {
+        try await tables.query("""
+            UPDATE quiz_games SET status = 2 WHERE tenant_id = \(.tenant) AND room_id = ANY(\(ids))
+            """)
+    }
 
     /// The game's status (0 init, 1 live); a game over (2) stays over.
     func setStatus(_ roomID: RoomID, to status: Int) async throws {
@@ -114,18 +141,6 @@ struct QuizWrites {
             WHERE tenant_id = \(.tenant) AND room_id = \(roomID) AND question_id = \(question) AND result_published_at IS NULL
             RETURNING 1
             """).isEmpty
-    }
-
-    /// The player's row, locked in a statement of its own: what is read after
-    /// it (answers, the current question) sees every answer committed before.
-    func lockPlayer(_ roomID: RoomID, _ accid: AccountID) async throws -> QuizPlayer? {
-        let rows = try await tables.query("""
-            SELECT status, revives, answered FROM quiz_players
-            WHERE tenant_id = \(.tenant) AND room_id = \(roomID) AND accid = \(accid) FOR UPDATE
-            """)
-        return try rows.decode((String, Int, Int).self).first.map {
-            QuizPlayer(status: QuizPlayer.Status(rawValue: $0.0) ?? .out, revives: $0.1, answered: $0.2)
-        }
     }
 
     /// Whether the game is over, read after the player's row is locked: in
@@ -157,3 +172,29 @@ struct QuizWrites {
             """)
     }
 }
+
+/// A player's row as an answer locks it (`PluginRooms.onLockedRow`): an
+/// answer's first-wins is its player's row, so a duplicate sent twice at
+/// once is judged as a duplicate, never as a second answer.
+struct PlayerRow: RoomRow {
+    static let table = RoomRowTable<PlayerRow>(name: "quiz_players", key: "accid", columns: ["accid", "status", "revives", "answered"], stamp: nil)
+
+    let accid: AccountID
+    let player: QuizPlayer
+
+    init(columns: [String: JSONValue]) throws {
+        guard let accid = columns["accid"]?.string, let revives = columns["revives"]?.int64, let answered = columns["answered"]?.int64 else {
+            throw PlayerRowUnreadable()
+        }
+        self.accid = accid
+        player = QuizPlayer(status: columns["status"]?.string.flatMap(QuizPlayer.Status.init(rawValue:)) ?? .out, revives: Int(revives),
+                            answered: Int(answered))
+    }
+
+    var columns: [String: JSONValue] {
+        ["accid": .string(accid), "status": .string(player.status.rawValue), "revives": .number(Double(player.revives)),
+         "answered": .number(Double(player.answered))]
+    }
+}
+
+struct PlayerRowUnreadable: Error {}

@@ -42,7 +42,7 @@ enum LessonRoutes {
         /// and a room reserved for the two until `openDeadline`.
         ClientRoute("/room/create") { call in
             let student = try await AccountRoutes.account(call, as: .student)
-            let store = LessonStore(call)
+            let store = LessonStore(tables: call.tables)
             guard try await store.active(student: student.accid).isEmpty else { throw LessonCodes.alreadyBooked() }
             // Counted before the teacher exists, so a refusal leaves nothing to undo.
             try await call.throttle(.newRoom)
@@ -67,7 +67,7 @@ enum LessonRoutes {
 
         ClientRoute("/room/query") { call in
             let student = try await AccountRoutes.account(call, as: .student)
-            let lessons = try await LessonStore(call).active(student: student.accid)
+            let lessons = try await LessonStore(tables: call.tables).active(student: student.accid)
             // The booking student (only) sees the teacher's password again, to
             // hand it over, as the seed's app does at every login.
             var list: [Lesson] = []
@@ -84,7 +84,7 @@ enum LessonRoutes {
 
         ClientRoute("/teacher/room/query") { call in
             let teacher = try await AccountRoutes.account(call, as: .teacher)
-            let lessons = try await LessonStore(call).active(teacher: teacher.accid)
+            let lessons = try await LessonStore(tables: call.tables).active(teacher: teacher.accid)
             return Listing(total: lessons.count, list: lessons.map {
                 TeacherLesson(roomId: $0.roomID, teacherAccid: $0.teacher.accid, teacherName: $0.teacher.nickname,
                               studentAccid: $0.student.accid, studentName: $0.student.nickname)
@@ -94,7 +94,7 @@ enum LessonRoutes {
         ClientRoute("/teacher/room/close") { call in
             let teacher = try await AccountRoutes.account(call, as: .teacher)
             let roomID = try roomID(call.parameters)
-            guard let lesson = try await LessonStore(call).lesson(roomID), lesson.teacher.accid == teacher.accid else {
+            guard let lesson = try await LessonStore(tables: call.tables).lesson(roomID), lesson.teacher.accid == teacher.accid else {
                 throw ClientError(code: NetEase.roomNotFound, message: "room \(roomID) is not a lesson of yours")
             }
             _ = try await call.rooms.dissolve(roomID, by: .account(teacher.accid))
@@ -106,7 +106,7 @@ enum LessonRoutes {
             let teacher = try await AccountRoutes.account(call, as: .teacher)
             let roomID = try roomID(call.parameters)
             let kick = try HostKick(call.parameters)
-            guard let lesson = try await LessonStore(call).lesson(roomID), lesson.teacher.accid == teacher.accid else {
+            guard let lesson = try await LessonStore(tables: call.tables).lesson(roomID), lesson.teacher.accid == teacher.accid else {
                 throw ClientError(code: NetEase.roomNotFound, message: "room \(roomID) is not a lesson of yours")
             }
             try await call.rooms.kick(roomID, kick, by: teacher.accid)
@@ -117,7 +117,7 @@ enum LessonRoutes {
         ClientRoute("/room/enter") { call in
             let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)
             let roomID = try roomID(call.parameters)
-            guard let lesson = try await LessonStore(call).lesson(roomID) else {
+            guard let lesson = try await LessonStore(tables: call.tables).lesson(roomID) else {
                 throw ClientError(code: NetEase.roomNotFound, message: "no lesson \(roomID)")
             }
             let isTeacher = account.accid == lesson.teacher.accid

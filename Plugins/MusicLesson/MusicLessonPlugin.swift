@@ -24,7 +24,7 @@ public struct MusicLessonPlugin: RoomPlugin {
 
     public static let lessonOpened = "music-lesson.lesson.opened", lessonOver = "music-lesson.lesson.over"
     public var eventTypes: [String] { [Self.lessonOpened, Self.lessonOver] }
-    public var tables: [String] { ["music_lessons", "music_lesson_whiteboard"] }
+    public var tables: [String] { LessonStore.tables }
 
     /// The teacher's first entry opens the classroom (claims the booking).
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
@@ -82,10 +82,8 @@ public struct MusicLessonPlugin: RoomPlugin {
     /// is refused here, under the unique index, whatever raced it.
     public func roomCreated(_ room: Room, creation: LessonCreation, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         let student = creation.student
-        let known = try await hook.tables.query("""
-            SELECT accid, role FROM accounts WHERE tenant_id = \(.tenant) AND accid IN (\(room.owner), \(student))
-            """)
-        let roles = Dictionary(try known.decode((String, String).self), uniquingKeysWith: { first, _ in first })
+        let store = LessonStore(tables: hook.tables)
+        let roles = try await store.roles(of: room.owner, student)
         guard roles[student] == AccountRoutes.Role.student.rawValue else {
             throw RoomError.referenceNotFound(field: "options.student", reason: "no registered student \(student) in this tenant")
         }
@@ -93,24 +91,16 @@ public struct MusicLessonPlugin: RoomPlugin {
             throw RoomError.referenceNotFound(field: "owner", reason: "no teacher account \(room.owner) in this tenant")
         }
         let sealedPassword = creation.sealedTeacherPassword
-        let rows = try await hook.tables.query("""
-            INSERT INTO music_lessons (tenant_id, room_id, student, teacher, created_at, teacher_password_sealed)
-            VALUES (\(.tenant), \(room.id), \(student), \(room.owner), \(hook.now), \(sealedPassword))
-            ON CONFLICT (tenant_id, student) WHERE active DO NOTHING RETURNING room_id
-            """)
-        guard !rows.isEmpty else { throw LessonCodes.alreadyBooked() }
+        guard try await store.book(room.id, student: student, teacher: room.owner, sealedTeacherPassword: sealedPassword, at: hook.now) else {
+            throw LessonCodes.alreadyBooked()
+        }
         return []
     }
 
     /// Class over, however the lesson ended (closed, expired, lapsed): the
     /// student hears it by P2P notification, stored for offline delivery.
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        let ids = closing.map(\.id)
-        let rows = try await hook.tables.query("""
-            UPDATE music_lessons SET active = false
-            WHERE tenant_id = \(.tenant) AND room_id = ANY(\(RoomIDList(ids))) RETURNING room_id, student, teacher
-            """)
-        return try rows.decode((Int64, String, String).self).flatMap { roomID, student, teacher -> [OutboxMessage] in [
+        try await LessonStore(tables: hook.tables).end(RoomIDList(closing.map(\.id))).flatMap { roomID, student, teacher -> [OutboxMessage] in [
             .im(.notification(from: teacher, to: student, attach: LessonCodes.classOver(roomID), storeOffline: true), roomID: roomID),
             .event(Self.lessonOver, roomID: roomID, data: ["reason": .string(reason.rawValue), "teacher": .string(teacher), "student": .string(student)]),
         ] }

@@ -54,20 +54,13 @@ enum WhiteboardRoutes {
                     throw ClientError(code: LessonCodes.teacherNotIn, message: "the teacher has not opened the classroom yet")
                 }
                 // The room is locked: the count and the insert are one step.
-                let count = try await tx.tables.query("""
-                    SELECT count(*)::int FROM music_lesson_whiteboard WHERE tenant_id = \(.tenant) AND room_id = \(lesson.roomID)
-                    """)
-                let packets = try count.first?.decode(Int.self) ?? 0
+                let store = LessonStore(tables: tx.tables)
+                let packets = try await store.whiteboardPackets(lesson.roomID)
                 guard packets < call.settings.whiteboardPackets else {
                     throw ClientError(code: LessonCodes.whiteboardFull,
                                       message: "the lesson's whiteboard holds its limit of \(call.settings.whiteboardPackets) packets")
                 }
-                let inserted = try await tx.tables.query("""
-                    INSERT INTO music_lesson_whiteboard (tenant_id, room_id, author, seq, data, created_at)
-                    VALUES (\(.tenant), \(lesson.roomID), \(account.accid), \(seq), \(data), \(tx.now))
-                    ON CONFLICT (tenant_id, room_id, author, seq) DO NOTHING RETURNING packet_id
-                    """)
-                guard !inserted.isEmpty else { return false }
+                guard try await store.append(lesson.roomID, author: account.accid, seq: seq, data: data, at: tx.now) else { return false }
                 let relay = JSONText.encode(Relay(command: 2, data: .init(roomId: String(lesson.roomID), from: account.accid, seq: seq, data: data)))
                 tx.emit(.im(.notification(from: account.accid, to: peer, attach: relay, storeOffline: false), roomID: lesson.roomID))
                 return true
@@ -78,11 +71,7 @@ enum WhiteboardRoutes {
         /// The final picture, also after the lesson ended.
         ClientRoute("/room/whiteboard/replay") { call in
             let (_, lesson) = try await party(call)
-            let rows = try await call.tables.query("""
-                SELECT author, data FROM music_lesson_whiteboard
-                WHERE tenant_id = \(.tenant) AND room_id = \(lesson.roomID) ORDER BY packet_id
-                """)
-            let packets = try rows.decode((String, String).self).map { author, data in
+            let packets = try await LessonStore(tables: call.tables).whiteboard(lesson.roomID).map { author, data in
                 WhiteboardReplay.Packet(author: author, commands: (try? WhiteboardParser.parse(data).get()) ?? [])
             }
             let replay = WhiteboardReplay.replay(packets)
@@ -108,7 +97,7 @@ enum WhiteboardRoutes {
     static func party(_ call: ClientCall<Settings>) async throws -> (Account, LessonStore.Lesson) {
         let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)
         let roomID = try LessonRoutes.roomID(call.parameters)
-        guard let lesson = try await LessonStore(call).lesson(roomID) else { throw ClientError(code: NetEase.roomNotFound, message: "no lesson \(roomID)") }
+        guard let lesson = try await LessonStore(tables: call.tables).lesson(roomID) else { throw ClientError(code: NetEase.roomNotFound, message: "no lesson \(roomID)") }
         guard account.accid == lesson.teacher.accid || account.accid == lesson.student.accid else {
             throw ClientError(code: NetEase.forbidden, message: "this lesson is for its teacher and its student only")
         }

@@ -52,6 +52,23 @@ import Testing
         #expect(offenders.isEmpty, "bind the call's tenant as \\(.tenant): \(offenders)")
     }
 
+    /// #28, item 6: one shape per plugin. Its SQL is in its one store
+    /// (`…Store.swift`, as audio-chatroom's `SeatStore`), so its routes read
+    /// as its wire protocol and its hooks as its rules, and a newcomer finds
+    /// every statement of a plugin in one file.
+    @Test func eachPluginsStatementsAreInItsOneStore() throws {
+        let manager = FileManager.default
+        let plugins = try manager.contentsOfDirectory(at: Self.pluginsDirectory, includingPropertiesForKeys: nil).filter(\.hasDirectoryPath)
+        #expect(plugins.count == 5, "every plugin's directory was read (\(plugins.map(\.lastPathComponent)))")
+        for plugin in plugins {
+            let files = try manager.contentsOfDirectory(at: plugin, includingPropertiesForKeys: nil).filter { $0.pathExtension == "swift" }
+            let stores = files.map(\.lastPathComponent).filter { $0.hasSuffix("Store.swift") }
+            #expect(stores.count == 1, "\(plugin.lastPathComponent) has one store: \(stores)")
+            let sending = try files.filter { try String(contentsOf: $0, encoding: .utf8).contains("tables.query(") }.map(\.lastPathComponent)
+            #expect(sending == stores, "\(plugin.lastPathComponent) sends its statements from its store only: \(sending)")
+        }
+    }
+
     /// #28, item 1: the seam is a module boundary. Plugin targets depend on
     /// RoomKit, never on the engine (ops/test builds with the import check,
     /// so an import of RoomCore fails the build); this reads Package.swift

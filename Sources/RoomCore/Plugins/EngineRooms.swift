@@ -46,6 +46,13 @@ struct EngineRooms: PluginRooms {
         return try await engine.change(roomID, in: tenant, pluginID: pluginID, rows: table, members: members, caller: caller, decide)
     }
 
+    func onLockedRow<Row: RoomRow, Result: Sendable>(
+        _ roomID: RoomID, rows table: RoomRowTable<Row>, key: String, enteringAs account: AccountID,
+        _ decide: (Row?, PluginTables) async throws -> Result
+    ) async throws -> Result {
+        try await engine.onLockedRow(roomID, in: tenant, pluginID: pluginID, tables: tables, rows: table, key: key, enteringAs: account, decide)
+    }
+
     func mutate<Result: Sendable>(_ roomID: RoomID, _ body: (RoomTransaction) async throws -> Result) async throws -> Result {
         try await engine.mutate(roomID, in: tenant, pluginID: pluginID, tables: tables, body)
     }

@@ -37,16 +37,6 @@ struct PostgresTableRunner: PluginTableRunner {
         return try rows.map(Self.tableRow)
     }
 
-    func transaction<Result: Sendable>(_ body: (PluginTables) async throws -> Result) async throws -> Result {
-        switch target {
-        case .transaction: return try await body(PluginTables(runner: self))
-        case .pool(let database):
-            return try await database.transaction { connection in
-                try await body(Self.transaction(connection, tenantID: tenantID, tables: scope.own, logger: logger))
-            }
-        }
-    }
-
     /// The plugin's text with the tenant as `$1` and its values after it.
     private func postgresQuery(_ query: TableQuery) throws -> PostgresQuery {
         if let refusal = scope.refusal(query) {

@@ -23,46 +23,22 @@ public final class RecentRooms: Sendable {
         let joinedCount: Int
     }
 
-    private struct Entry {
-        let seen: Seen
-        let keptAt: ContinuousClock.Instant
-    }
-
     /// 10,000 rooms of about 500 bytes: 5 MB at most.
-    let capacity: Int
-    let maxAge: Duration
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let memory: RecentMemory<Key, Seen>
 
     public init(capacity: Int = 10_000, maxAge: Duration = .seconds(600)) {
-        self.capacity = capacity
-        self.maxAge = maxAge
+        memory = RecentMemory(capacity: capacity, maxAge: maxAge)
     }
 
     func remember(_ room: Room, version: Int64, joinedCount: Int) {
-        let key = Key(tenantID: room.tenantID, roomID: room.id)
-        let entry = Entry(seen: Seen(room: room, version: version, joinedCount: joinedCount), keptAt: .now)
-        entries.withLock { entries in
-            if entries.count >= capacity, entries[key] == nil { entries.remove(at: entries.startIndex) }
-            entries[key] = entry
-        }
+        memory.remember(Seen(room: room, version: version, joinedCount: joinedCount), for: Key(tenantID: room.tenantID, roomID: room.id))
     }
 
     func recall(_ tenantID: TenantID, _ roomID: RoomID) -> Seen? {
-        let key = Key(tenantID: tenantID, roomID: roomID)
-        return entries.withLock { entries in
-            guard let entry = entries[key] else { return nil }
-            guard ContinuousClock.now - entry.keptAt < maxAge else {
-                entries[key] = nil
-                return nil
-            }
-            return entry.seen
-        }
+        memory.recall(Key(tenantID: tenantID, roomID: roomID))
     }
 
     func forget(_ rooms: some Sequence<Room>) {
-        let keys = rooms.map { Key(tenantID: $0.tenantID, roomID: $0.id) }
-        entries.withLock { entries in
-            for key in keys { entries[key] = nil }
-        }
+        memory.forget(rooms.map { Key(tenantID: $0.tenantID, roomID: $0.id) })
     }
 }

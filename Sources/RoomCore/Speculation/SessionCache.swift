@@ -20,47 +20,30 @@ public final class SessionCache: Sendable {
         let tokenHash: String
     }
 
-    private struct Entry {
+    private struct Seen: Sendable {
         let account: Account
         let expiresAt: Date
-        let keptAt: ContinuousClock.Instant
     }
 
-    /// 10,000 sessions of about 200 bytes: 2 MB at most.
-    let capacity: Int
-    /// Ten minutes: long enough for a client's create → list → dissolve.
-    let maxAge: Duration
-    private let entries = Mutex<[Key: Entry]>([:])
+    /// 10,000 sessions of about 200 bytes: 2 MB at most; ten minutes, long
+    /// enough for a client's create → list → dissolve.
+    private let memory: RecentMemory<Key, Seen>
 
     public init(capacity: Int = 10_000, maxAge: Duration = .seconds(600)) {
-        self.capacity = capacity
-        self.maxAge = maxAge
+        memory = RecentMemory(capacity: capacity, maxAge: maxAge)
     }
 
     func remember(_ key: Key, account: Account, expiresAt: Date) {
-        let entry = Entry(account: account, expiresAt: expiresAt, keptAt: .now)
-        entries.withLock { entries in
-            if entries.count >= capacity, entries[key] == nil { entries.remove(at: entries.startIndex) }
-            entries[key] = entry
-        }
+        memory.remember(Seen(account: account, expiresAt: expiresAt), for: key)
     }
 
     /// The account a live session was last seen for, unless it has expired
     /// since or was seen too long ago.
     func recall(_ key: Key, now: Date) -> Account? {
-        entries.withLock { entries in
-            guard let entry = entries[key] else { return nil }
-            guard entry.expiresAt > now, ContinuousClock.now - entry.keptAt < maxAge else {
-                entries[key] = nil
-                return nil
-            }
-            return entry.account
-        }
+        memory.recall(key) { $0.expiresAt > now }?.account
     }
 
     func forget(_ key: Key) {
-        _ = entries.withLock { $0.removeValue(forKey: key) }
+        memory.forget([key])
     }
-
-    var count: Int { entries.withLock { $0.count } }
 }

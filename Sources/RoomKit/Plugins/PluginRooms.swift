@@ -36,6 +36,19 @@ public protocol PluginRooms: Sendable {
         _ decide: (RoomSnapshot<Row>) throws -> (RoomChange<Row>, Result)
     ) async throws -> Result
 
+    /// A move decided on one row of the plugin's, locked, for a rule whose
+    /// first-wins is that row rather than the room (a quiz answer's, on its
+    /// player's row; `change` would make every player's answer race every
+    /// other's). In one transaction the engine locks the row of `table`
+    /// whose key is `key` in the room, then checks the room is live and
+    /// `account` not banned from it, then runs `decide` with the row as
+    /// locked (nil if there is none) and the plugin's tables on that
+    /// transaction, and commits what `decide` wrote if it returns.
+    func onLockedRow<Row: RoomRow, Result: Sendable>(
+        _ roomID: RoomID, rows table: RoomRowTable<Row>, key: String, enteringAs account: AccountID,
+        _ decide: (Row?, PluginTables) async throws -> Result
+    ) async throws -> Result
+
     /// The plugin's tables on the live room, locked, in one transaction.
     func mutate<Result: Sendable>(_ roomID: RoomID, _ body: (RoomTransaction) async throws -> Result) async throws -> Result
 

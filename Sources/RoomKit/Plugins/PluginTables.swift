@@ -18,21 +18,12 @@ public struct PluginTables: Sendable {
     public func query(_ query: TableQuery) async throws -> [TableRow] {
         try await runner.run(query)
     }
-
-    /// Statements in one transaction of their own: for the rare rule that
-    /// needs a row lock held across statements (a quiz answer's first-wins
-    /// on its player's row). Inside a hook or a room change it is that
-    /// transaction already, and `body` runs in it.
-    public func transaction<Result: Sendable>(_ body: (PluginTables) async throws -> Result) async throws -> Result {
-        try await runner.transaction(body)
-    }
 }
 
 /// What carries out a `PluginTables` statement: the engine's, on its pool or
 /// on an open transaction. Plugins never implement it.
 public protocol PluginTableRunner: Sendable {
     func run(_ query: TableQuery) async throws -> [TableRow]
-    func transaction<Result: Sendable>(_ body: (PluginTables) async throws -> Result) async throws -> Result
 }
 
 /// A plugin statement the engine will not send: it does not name the call's
