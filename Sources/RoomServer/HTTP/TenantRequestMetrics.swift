@@ -32,9 +32,37 @@ struct TenantRequestMetrics: RouterMiddleware {
     private func record(_ context: Context, status: Int, since started: ContinuousClock.Instant) {
         let tenant = context.parameters.get("tenant").flatMap { tenants[$0] != nil ? $0 : nil } ?? "-"
         if tenant != "-" { UsageCounters.shared.record(.apiRequest, tenant: tenant, at: clock.now()) }
-        let route = context.endpointPath ?? "unknown"
-        Counter(label: "roomkeeper_http_requests_total", dimensions: [("tenant", tenant), ("route", route), ("status", String(status))]).increment()
-        Timer(label: "roomkeeper_http_request_duration_seconds", dimensions: [("tenant", tenant), ("route", route)], preferredDisplayUnit: .seconds)
-            .recordInterval(since: started)
+        let handles = RequestMetricHandles.shared.handles(tenant: tenant, route: context.endpointPath ?? "unknown", status: status)
+        handles.requests.increment()
+        handles.duration.recordInterval(since: started)
+    }
+}
+
+/// The counter and timer of each (tenant, route, status), made once
+/// (`MadeOnce`). Bounded by the tenants loaded, the route templates and the
+/// statuses answered.
+final class RequestMetricHandles: Sendable {
+    static let shared = RequestMetricHandles()
+
+    struct Handles: Sendable {
+        let requests: Counter
+        let duration: Metrics.Timer
+    }
+
+    private struct Key: Hashable, Sendable {
+        let tenant: String
+        let route: String
+        let status: Int
+    }
+
+    private let made = MadeOnce<Key, Handles>()
+
+    func handles(tenant: String, route: String, status: Int) -> Handles {
+        made.value(for: Key(tenant: tenant, route: route, status: status)) {
+            Handles(
+                requests: Counter(label: "roomkeeper_http_requests_total", dimensions: [("tenant", tenant), ("route", route), ("status", String(status))]),
+                duration: Metrics.Timer(label: "roomkeeper_http_request_duration_seconds", dimensions: [("tenant", tenant), ("route", route)],
+                                        preferredDisplayUnit: .seconds))
+        }
     }
 }
