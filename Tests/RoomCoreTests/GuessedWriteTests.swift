@@ -74,6 +74,23 @@ import Testing
         #expect(try await openRooms(fixture, of: client.accid) == 1)
     }
 
+    /// A client that creates again without dissolving: its instance knows
+    /// the session owns an open room, so it does not guess a create that
+    /// would only find it (2 round trips wasted each time); the earlier room
+    /// is dissolved first, as the long way always did.
+    @Test func aCreateByASessionThatOwnsAnOpenRoomWastesNoGuess() async throws {
+        let fixture = try await EngineFixture()
+        let client = try await Client.make(fixture)
+        let first = try await client.create()
+        let (second, trips) = try await Self.counting { try await client.create() }
+        #expect(trips == 6, "the session and its rooms, the earlier room's read, close and probe, the room's statement and probe")
+        #expect(try await fixture.engine.store.room(fixture.tenant.id, first.id)?.state == .closed(.dissolved))
+        #expect(try await openRooms(fixture, of: client.accid) == 1 && second.owner == client.accid)
+        _ = try await client.dissolve(second)
+        let (_, afterDissolve) = try await Self.counting { try await client.create() }
+        #expect(afterDissolve == 2, "after its dissolve, the create is guessed again")
+    }
+
     /// A session revoked elsewhere: the guessed create and dissolve write
     /// nothing, and the caller is refused as if nothing had been guessed.
     @Test func aSessionRevokedElsewhereIsRefusedAndNothingIsWritten() async throws {

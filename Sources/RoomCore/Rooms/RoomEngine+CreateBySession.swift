@@ -18,12 +18,15 @@ extension RoomEngine {
     public func create(_ spec: NewRoom, caller: CallerSession, replacingOpenRooms: Bool, in tenant: Tenant) async throws -> Room {
         guard let sid = caller.sid else { throw caller.refusal }
         let key = SessionCache.Key(tenantID: tenant.id, pluginID: spec.pluginID, tokenHash: Secrets.sha256Hex(sid))
-        if let account = sessions.recall(key, now: clock.now()) {
+        if let (account, mayOwnOpenRoom) = sessions.recall(key, now: clock.now()), !(replacingOpenRooms && mayOwnOpenRoom) {
             var guessed = spec
             guessed.owner = account.accid
             let check = CreatorCheck(session: SessionGuess(tokenHash: key.tokenHash, pluginID: spec.pluginID, accid: account.accid),
                                      ownerHasNoOpenRoom: replacingOpenRooms)
-            if let room = try await create(guessed, in: tenant, by: .account(account.accid), checking: check) { return room }
+            if let room = try await create(guessed, in: tenant, by: .account(account.accid), checking: check) {
+                sessions.mark(key, mayOwnOpenRoom: true)
+                return room
+            }
         }
         let store = AccountStore(database: database, clock: clock)
         guard let found = try await store.resolveWithOpenRooms(tenant.id, sid: sid, pluginID: spec.pluginID) else {
@@ -38,6 +41,8 @@ extension RoomEngine {
         }
         var spec = spec
         spec.owner = found.account.accid
-        return try await create(spec, in: tenant, by: .account(found.account.accid))
+        let room = try await create(spec, in: tenant, by: .account(found.account.accid))
+        sessions.mark(key, mayOwnOpenRoom: true)
+        return room
     }
 }

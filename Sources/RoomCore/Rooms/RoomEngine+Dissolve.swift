@@ -21,6 +21,13 @@ extension RoomEngine {
     /// The room dissolved by the account of `caller`'s live session of
     /// `pluginID` (refused with its `refusal` without one).
     public func dissolve(_ roomID: RoomID, caller: CallerSession, in tenant: Tenant, pluginID: String) async throws -> Room {
+        let key = caller.sid.map { SessionCache.Key(tenantID: tenant.id, pluginID: pluginID, tokenHash: Secrets.sha256Hex($0)) }
+        let closed = try await dissolveByCaller(roomID, caller: caller, in: tenant, pluginID: pluginID)
+        if let key { sessions.mark(key, mayOwnOpenRoom: false) }
+        return closed
+    }
+
+    private func dissolveByCaller(_ roomID: RoomID, caller: CallerSession, in tenant: Tenant, pluginID: String) async throws -> Room {
         if let sid = caller.sid, let closed = try await dissolveGuessed(roomID, sid: sid, in: tenant, pluginID: pluginID) { return closed }
         if let closed = try await dissolveUnlocked(roomID, by: .session(caller), in: tenant, pluginID: pluginID) { return closed }
         // The plugin closes with a hook: its transaction, the session resolved first.
@@ -39,7 +46,7 @@ extension RoomEngine {
     private func dissolveGuessed(_ roomID: RoomID, sid: String, in tenant: Tenant, pluginID: String) async throws -> Room? {
         let now = clock.now()
         let key = SessionCache.Key(tenantID: tenant.id, pluginID: pluginID, tokenHash: Secrets.sha256Hex(sid))
-        guard let account = sessions.recall(key, now: now), let seen = recentRooms.recall(tenant.id, roomID), seen.room.pluginID == pluginID else {
+        guard let (account, _) = sessions.recall(key, now: now), let seen = recentRooms.recall(tenant.id, roomID), seen.room.pluginID == pluginID else {
             return nil
         }
         let room = seen.room, actor = Actor.account(account.accid)

@@ -40,6 +40,16 @@ final class RecentMemory<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    /// Changes the value kept for `key`, if any (its age unchanged).
+    func update(_ key: Key, _ change: (inout Value) -> Void) {
+        entries.withLock { entries in
+            guard let entry = entries[key] else { return }
+            var value = entry.value
+            change(&value)
+            entries[key] = Entry(value: value, keptAt: entry.keptAt)
+        }
+    }
+
     func forget(_ keys: some Sequence<Key>) {
         entries.withLock { entries in
             for key in keys { entries[key] = nil }

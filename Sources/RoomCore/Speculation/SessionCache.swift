@@ -23,6 +23,11 @@ public final class SessionCache: Sendable {
     private struct Seen: Sendable {
         let account: Account
         let expiresAt: Date
+        /// The session created a room here and has not dissolved one since:
+        /// a create that replaces the account's open rooms would only find
+        /// it and fail its guess (2 round trips wasted each time a client
+        /// creates again without dissolving).
+        var mayOwnOpenRoom = false
     }
 
     /// 10,000 sessions of about 200 bytes: 2 MB at most; ten minutes, long
@@ -38,9 +43,16 @@ public final class SessionCache: Sendable {
     }
 
     /// The account a live session was last seen for, unless it has expired
-    /// since or was seen too long ago.
-    func recall(_ key: Key, now: Date) -> Account? {
-        memory.recall(key) { $0.expiresAt > now }?.account
+    /// since or was seen too long ago; `mayOwnOpenRoom` as last marked.
+    func recall(_ key: Key, now: Date) -> (account: Account, mayOwnOpenRoom: Bool)? {
+        memory.recall(key) { $0.expiresAt > now }.map { ($0.account, $0.mayOwnOpenRoom) }
+    }
+
+    /// Marks whether the session's account may own an open room (a create
+    /// by it, or a dissolve by it). Only a hint: guessing wrong either way
+    /// costs a round trip, never an outcome.
+    func mark(_ key: Key, mayOwnOpenRoom: Bool) {
+        memory.update(key) { $0.mayOwnOpenRoom = mayOwnOpenRoom }
     }
 
     func forget(_ key: Key) {
