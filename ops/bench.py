@@ -294,8 +294,9 @@ ENTRY = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \w+ \[(\d+)\] (LO
 # the sweeper is idle while the flow is captured, so it is counted and replayed by pgbench.
 # The local IM's online counts are read at most once a second per tenant (PresenceCounts), not per request;
 # the outbox delivers side effects after the request (the local IM's writes carry an idempotency key).
+# The pool's keep-alive of an idle connection (PostgresNIO's `SELECT 1`, every 30 s) is nobody's request.
 BACKGROUND = re.compile(r"UPDATE outbox|FROM outbox|DELETE FROM im_presence|UPDATE im_chatrooms SET open = false|LISTEN|schema_migrations|"
-                        r"pg_advisory|ALTER DATABASE|count\(DISTINCT p\.accid\)|idempotency_key", re.S)
+                        r"pg_advisory|ALTER DATABASE|count\(DISTINCT p\.accid\)|idempotency_key|\ASELECT 1;?\Z", re.S)
 
 
 # CommitConfirmation.swift's probe, sent after a write outside a transaction block.
