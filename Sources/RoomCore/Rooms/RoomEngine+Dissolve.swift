@@ -22,13 +22,13 @@ extension RoomEngine {
     /// `pluginID` (refused with its `refusal` without one).
     public func dissolve(_ roomID: RoomID, caller: CallerSession, in tenant: Tenant, pluginID: String) async throws -> Room {
         let key = caller.sid.map { SessionCache.Key(tenantID: tenant.id, pluginID: pluginID, tokenHash: Secrets.sha256Hex($0)) }
-        let closed = try await dissolveByCaller(roomID, caller: caller, in: tenant, pluginID: pluginID)
+        let closed = try await dissolveByCaller(roomID, caller: caller, key: key, in: tenant, pluginID: pluginID)
         if let key { sessions.mark(key, mayOwnOpenRoom: false) }
         return closed
     }
 
-    private func dissolveByCaller(_ roomID: RoomID, caller: CallerSession, in tenant: Tenant, pluginID: String) async throws -> Room {
-        if let sid = caller.sid, let closed = try await dissolveGuessed(roomID, sid: sid, in: tenant, pluginID: pluginID) { return closed }
+    private func dissolveByCaller(_ roomID: RoomID, caller: CallerSession, key: SessionCache.Key?, in tenant: Tenant, pluginID: String) async throws -> Room {
+        if let key, let closed = try await dissolveGuessed(roomID, session: key, in: tenant, pluginID: pluginID) { return closed }
         if let closed = try await dissolveUnlocked(roomID, by: .session(caller), in: tenant, pluginID: pluginID) { return closed }
         // The plugin closes with a hook: its transaction, the session resolved first.
         guard let sid = caller.sid, let (account, _) = try await AccountStore(database: database, clock: clock).resolve(tenant.id, sid: sid, pluginID: pluginID) else {
@@ -43,9 +43,8 @@ extension RoomEngine {
     /// at the version known. nil when it knows too little, would refuse (a
     /// refusal is the read's to give: what is known may be old), or knew
     /// wrong (then nothing was written and both guesses are forgotten).
-    private func dissolveGuessed(_ roomID: RoomID, sid: String, in tenant: Tenant, pluginID: String) async throws -> Room? {
+    private func dissolveGuessed(_ roomID: RoomID, session key: SessionCache.Key, in tenant: Tenant, pluginID: String) async throws -> Room? {
         let now = clock.now()
-        let key = SessionCache.Key(tenantID: tenant.id, pluginID: pluginID, tokenHash: Secrets.sha256Hex(sid))
         guard let (account, _) = sessions.recall(key, now: now), let seen = recentRooms.recall(tenant.id, roomID), seen.room.pluginID == pluginID else {
             return nil
         }
