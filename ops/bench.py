@@ -32,8 +32,12 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(HERE, ".bench")
 
 
+STARTED = time.monotonic()
+
+
 def log(message):
-    print(f"ops/bench: {message}", file=sys.stderr, flush=True)
+    # Seconds since the bench started: where its minutes go (#28's ≤ 15 min).
+    print(f"ops/bench: [{time.monotonic() - STARTED:6.0f} s] {message}", file=sys.stderr, flush=True)
 
 
 def sql(statement):
@@ -78,11 +82,13 @@ class Server:
         return 0.0
 
     def stop(self):
+        begun = time.monotonic()
         self.process.send_signal(signal.SIGTERM)
         try:
             self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             self.process.kill()
+        log(f"server on {self.port} stopped ({time.monotonic() - begun:.1f} s)")
 
 
 def reset_bench_rows():
@@ -217,6 +223,7 @@ end
 
 
 def wrk(url, connections, seconds, script=None, threads=2):
+    log(f"wrk, {connections} connections, {seconds} s: {url.split('/', 3)[-1] or '/'}")
     command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s"]
     if script:
         command += ["-s", script]
@@ -377,6 +384,7 @@ def pgbench_alone(script_path, clients, seconds, mode="simple"):
 
 
 def pgbench(script_path, clients, seconds, mode="simple"):
+    log(f"pgbench -M {mode}, {clients} clients, {seconds} s: {os.path.basename(script_path)}")
     out = subprocess.run([PGBENCH, "-n", "-M", mode, "-c", str(clients), "-j", "2", "-T", str(seconds), "-f", script_path, DB],
                          capture_output=True, text=True)
     match = re.search(r"tps = ([\d.]+)", out.stdout)
@@ -675,6 +683,7 @@ def figure_expiry(rooms):
     for sweepers in (1, 3):
         clear_rooms()
         seed_rooms(rooms, True, "expiry")
+        log(f"expiry: {sweepers} sweeper(s)")
         with CPUShare(children=True) as cpu:
             counts, elapsed = run_sweepers(sweepers)
         results[f"sweepers_{sweepers}"] = dict({"seconds": round(elapsed, 2), "rooms_per_s": round(rooms / elapsed), "per_process": counts,
@@ -683,6 +692,7 @@ def figure_expiry(rooms):
         results[f"sweepers_{sweepers}"]["closed_exactly_once"] &= sum(counts) == rooms
     clear_rooms()
     seed_rooms(rooms, True, "expiry")
+    log("expiry: pgbench")
     with CPUShare() as cpu:
         tps, failed = pgbench_transactions(script_path, rooms // 1000)
     results["pgbench"] = dict({"rooms_per_s": round(tps * 1000), "failed": failed, "cpu": cpu.shares}, **closed_exactly_once(rooms, "expiry"))
@@ -962,6 +972,7 @@ def figure_growth(sizes, fan_clients, seconds):
         seed_rooms(size - seeded, False, "growth")
         seeded = size
         loaded = round(time.monotonic() - started, 1)
+        log(f"growth: {size:,} rooms loaded ({loaded} s)")
         server = Server("roomkeeper", PORT)
         try:
             for _ in range(3):
@@ -981,6 +992,7 @@ def figure_growth(sizes, fan_clients, seconds):
     results["create_p99_ratio"] = round(last["create_p99_ms"] / max(first["create_p99_ms"], 1e-9), 2)
 
     # Every seeded room falls due at once.
+    log("growth: sweeping")
     due = int(sql(f"WITH due AS (UPDATE rooms SET expires_at = now() - interval '1 second' WHERE tenant_id = '{TENANT}' "
                   f"AND name = 'growth' AND state = 'open' RETURNING 1) SELECT count(*) FROM due"))
     counts, elapsed = run_sweepers(1)
@@ -988,6 +1000,7 @@ def figure_growth(sizes, fan_clients, seconds):
     # The bench's own database: every room, event and outbox entry goes (with the rows that reference them).
     sql("TRUNCATE rooms, room_events, outbox CASCADE")
 
+    log("growth: fan-out")
     SERVER = Server("roomkeeper", PORT)
     try:
         time.sleep(1)
@@ -1123,12 +1136,20 @@ def main():
     reset_bench_rows()
     started = time.time()
     figures = {"machine": {"cpus": os.cpu_count(), "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)}}
-    if "1" in only: figures["flow"] = figure_flow(seconds)
-    if "2" in only: figures["overhead"] = figure_overhead(seconds)
-    if "3" in only: figures["expiry"] = figure_expiry(rooms)
-    if "5" in only: figures["seats"] = figure_seats(seconds)
-    if "4" in only: figures["growth"] = figure_growth(sizes, fan_clients, 5 if not args.quick else 3)
+    timed = {}
+
+    def run(key, figure, *arguments):
+        begun = time.time()
+        figures[key] = figure(*arguments)
+        timed[key] = round(time.time() - begun)
+
+    if "1" in only: run("flow", figure_flow, seconds)
+    if "2" in only: run("overhead", figure_overhead, seconds)
+    if "3" in only: run("expiry", figure_expiry, rooms)
+    if "5" in only: run("seats", figure_seats, seconds)
+    if "4" in only: run("growth", figure_growth, sizes, fan_clients, 5 if not args.quick else 3)
     figures["seconds"] = round(time.time() - started)
+    figures["seconds_by_figure"] = timed
     reset_bench_rows()
     shutil.rmtree(TENANTS_DIR, ignore_errors=True)
     rows = rows_of(figures)
