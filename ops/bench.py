@@ -61,8 +61,10 @@ class Server:
         self.port = port
         environment = dict(os.environ, PORT=str(port), HOST="127.0.0.1", ROOMKEEPER_TENANTS=TENANTS_DIR,
                            ROOMKEEPER_OPERATOR_KEY="bench-operator", LOG_LEVEL="error", BENCH_TENANT=TENANT, **(env or {}))
+        # Errors only (LOG_LEVEL above), kept: a server that misbehaves during a figure says why here.
+        self.log = open(os.path.join(WORK, "server.log"), "a")
         self.process = subprocess.Popen([os.path.join(BIN, binary)] + (["serve", "--no-migrate"] if binary == "roomkeeper" else []),
-                                        env=environment, cwd=HERE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                        env=environment, cwd=HERE, stdout=self.log, stderr=self.log)
         deadline = time.time() + 30
         while time.time() < deadline:
             try:
@@ -87,7 +89,10 @@ class Server:
         try:
             self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
+            log(f"server on {self.port} did not stop within 15 s of SIGTERM: killed")
             self.process.kill()
+            self.process.wait()
+        self.log.close()
         log(f"server on {self.port} stopped ({time.monotonic() - begun:.1f} s)")
 
 
@@ -121,6 +126,20 @@ def process_ticks(match):
     return total
 
 
+def server_details(pid):
+    """The server's user and system CPU seconds and its threads' context switches so far."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    switches = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/status") as handle:
+                switches += sum(int(line.split()[1]) for line in handle if "ctxt_switches:" in line)
+        except OSError:
+            continue
+    return {"user_seconds": int(fields[11]) / TICKS, "system_seconds": int(fields[12]) / TICKS, "context_switches": switches}
+
+
 def machine_ticks():
     with open("/proc/stat") as handle:
         fields = [int(x) for x in handle.readline().split()[1:]]
@@ -142,8 +161,11 @@ class CPUShare:
             self.server_ticks = lambda: process_ticks(lambda name, pid: pid == server_pid)
         self.postgres = lambda name, pid: name.startswith("postgres") or name.startswith("postmaster")
 
+        self.server_pid = server_pid
+
     def __enter__(self):
         self.start = (machine_ticks(), self.server_ticks(), process_ticks(self.postgres))
+        self.server_start = server_details(self.server_pid) if self.server_pid else None
         return self
 
     def __exit__(self, *exc):
@@ -153,6 +175,12 @@ class CPUShare:
         server, postgres, idle = (server2 - server1) / span, (pg2 - pg1) / span, (idle2 - idle1) / span
         # The server's own CPU over the span, for its CPU per request (#28).
         self.server_seconds = (server2 - server1) / TICKS
+        if self.server_start:
+            # What the server's CPU went to: its own code (user) or the
+            # kernel's (system: sockets, wake-ups), and how often its
+            # threads were switched off a core (#28: what limits its CPU a request).
+            end = server_details(self.server_pid)
+            self.server_split = {key: end[key] - self.server_start[key] for key in end}
         self.shares = {"server": round(server, 2), "postgres": round(postgres, 2),
                        "other": round(max(1 - server - postgres - idle, 0), 2), "idle": round(idle, 2)}
         return False
@@ -493,7 +521,8 @@ def figure_flow(seconds):
                                       "http_p99_ms": round(http.get("p99_ms", 0), 2), "server_rss_mb": round(server_rss, 1),
                                       "cpu_http": cpu.shares, "cpu_pgbench": pgbench_cpu.shares,
                                       # The server's CPU µs over the run ÷ the requests wrk saw answered.
-                                      "server_cpu_us_per_request": round(cpu.server_seconds * 1e6 / max(1.0, http["requests_per_s"] * seconds))}
+                                      "server_cpu_us_per_request": round(cpu.server_seconds * 1e6 / max(1.0, http["requests_per_s"] * seconds)),
+                                      "server_per_request": per_request(cpu.server_split, http["requests_per_s"] * seconds)}
     results["traced_c16"] = traced_flow(lua, seconds, results["c16"])
     sql(f"DELETE FROM rooms WHERE tenant_id = '{TENANT}'; DELETE FROM im_chatrooms WHERE tenant_id = '{TENANT}'")
     return results
@@ -514,6 +543,13 @@ class SpanSink(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+
+def per_request(split, requests):
+    """The server's user and system CPU µs and its context switches, each a request."""
+    requests = max(1.0, requests)
+    return {"user_us": round(split["user_seconds"] * 1e6 / requests), "system_us": round(split["system_seconds"] * 1e6 / requests),
+            "context_switches": round(split["context_switches"] / requests, 2)}
 
 
 def traced_flow(lua, seconds, untraced):
@@ -892,13 +928,20 @@ async def fan_out(clients, senders, per_sender):
     workers = [context.Process(target=fan_worker, args=(share, ready, go, results, bodies)) for share in shares]
     for worker in workers:
         worker.start()
+    # A worker that died never reports: bounded waits, so the bench fails instead of hanging.
     for _ in workers:
-        await asyncio.get_running_loop().run_in_executor(None, ready.acquire)
+        if not await asyncio.get_running_loop().run_in_executor(None, lambda: ready.acquire(timeout=180)):
+            raise RuntimeError(f"fan-out: a client process did not connect its sockets within 180 s: {[w.exitcode for w in workers]}")
+    log(f"fan-out: {clients} sockets connected")
     connected_rss = SERVER.rss_mb()
 
     # The senders are extra members, outside the measured clients.
     async def sender(index):
-        socket = await websockets.connect(f"ws://127.0.0.1:{PORT}/t/{TENANT}/im/ws", ping_interval=None)
+        # A sender never reads the chatroom's messages: with websockets' default
+        # queue of 16 it stops reading the socket, and its close then waits
+        # 10 s for a close frame it cannot see (20 senders, 3 sizes: 10 minutes
+        # of the whole bench's 17 before #28's last session).
+        socket = await websockets.connect(f"ws://127.0.0.1:{PORT}/t/{TENANT}/im/ws", ping_interval=None, max_queue=None)
         await socket.send(json.dumps({"type": "login", "accid": f"fan-{index}", "token": f"fan-{index}"}))
         await socket.send(json.dumps({"type": "enter", "chatroom": "fanout"}))
         while json.loads(await socket.recv()).get("type") != "entered":
@@ -920,11 +963,13 @@ async def fan_out(clients, senders, per_sender):
     go.set()
     received = {}
     for _ in workers:
-        received.update(await asyncio.get_running_loop().run_in_executor(None, results.get))
+        received.update(await asyncio.get_running_loop().run_in_executor(None, lambda: results.get(timeout=180)))
+    log(f"fan-out: {clients} sockets' deliveries collected")
     for worker in workers:
         worker.join(timeout=30)
     for socket in sockets:
         await socket.close()
+    log(f"fan-out: {clients} sockets closed")
 
     probe = f"probe-{sent}"
     latencies = sorted((got[probe] - sent) * 1000 for got in received.values() if probe in got)
@@ -1044,8 +1089,11 @@ def rows_of(figures):
                 rows.append((f"1. where the CPU went, {c} conns", f"HTTP run: {cpu_text(f['cpu_http'])}",
                              f"pgbench run: {cpu_text(f['cpu_pgbench'])}", "", None))
             if "server_cpu_us_per_request" in f:
-                rows.append((f"1. server CPU per request, {c} conns", f"{f['server_cpu_us_per_request']} µs", "800-1,000 µs before #28", "≤ 300 µs",
-                             f["server_cpu_us_per_request"] <= 300))
+                split = f.get("server_per_request")
+                detail = (f" (user {split['user_us']}, system {split['system_us']}; {split['context_switches']} context switches)"
+                          if split else "")
+                rows.append((f"1. server CPU per request, {c} conns", f"{f['server_cpu_us_per_request']} µs{detail}", "800-1,000 µs before #28",
+                             "≤ 300 µs", f["server_cpu_us_per_request"] <= 300))
         if "traced_c16" in flow:
             t = flow["traced_c16"]
             rows.append(("1. flow with tracing on (100 %), 16 conns", f"{t['http_flows_per_s']} flows/s, {t['server_cpu_us_per_request']} µs of server CPU "
