@@ -170,7 +170,7 @@ let package = Package(
             path: "Tests/RoomTestSupport"
         ),
         .testTarget(name: "RoomCoreTests", dependencies: [
-            "RoomCore", "RoomProviders", "RoomTestSupport", "RoomkeeperBuild", .product(name: "NIOPosix", package: "swift-nio"),
+            "RoomKit", "RoomCore", "RoomProviders", "RoomTestSupport", "RoomkeeperBuild", .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(
             name: "RoomServerTests",

@@ -64,19 +64,13 @@ public struct WireProtocol: Sendable {
 
     /// The body of a success, as JSON.
     public func successBody(_ data: any Encodable & Sendable) throws -> Data {
-        try Self.encoder.encode(success(data))
+        try WireJSONEncoder.encode(success(data))
     }
 
     /// The body of a refusal, as JSON.
     public func failureBody(_ error: ClientError) -> Data {
-        (try? Self.encoder.encode(failure(error))) ?? Data("{}".utf8)
+        (try? WireJSONEncoder.encode(failure(error))) ?? Data("{}".utf8)
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
 }
 
 /// The codes of one wire for what is not a plugin's own refusal.
