@@ -64,4 +64,15 @@ import Testing
         #expect(wide.string("a") == "w", "Unicode white space before a JSON body, as Foundation trimmed it")
         #expect(throws: ParameterError.self) { try FormDecoding.parameters(query: "n=a%00b", body: [], contentType: nil) }
     }
+
+    @Test func aJSONContentTypeIsFoundInAnyCase() throws {
+        for type in ["application/json", "Application/JSON; charset=utf-8", "text/x-Json", "jjson", "jsoN", "application/x-www-form-urlencoded",
+                     "", "jso", "j s o n", "application/vnd.api+jsonx"] {
+            #expect(FormDecoding.containsJSON(type.utf8) == type.lowercased().contains("json"), "\(type)")
+        }
+        let body = try FormDecoding.parameters(query: nil, body: Array("{\"a\":\"j\"}".utf8), contentType: "APPLICATION/JSON")
+        #expect(body.string("a") == "j")
+        let named = try #require(throws: ParameterError.self) { try FormDecoding.parameters(query: "ok=1", body: Array("bad%00key=1".utf8), contentType: nil) }
+        #expect(named.field == "badkey", "a NUL is refused by the field's name, without the NUL")
+    }
 }

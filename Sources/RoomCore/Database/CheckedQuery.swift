@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 import Tracing
 
 extension PostgresConnection {
@@ -66,8 +67,26 @@ extension PostgresConnection {
 }
 
 /// A statement span's name: `db <File>.<function>` of the code that sent it.
+/// Names are made once per call site and kept: making one per statement
+/// was 1.0 % of figure 1's server samples. Call sites are a fixed set, so
+/// the table stays small.
 enum StatementSpan {
+    private struct Site: Hashable {
+        let file: String
+        let function: String
+    }
+
+    private static let names = Mutex<[Site: String]>([:])
+
     static func name(file: String, function: String) -> String {
+        let site = Site(file: file, function: function)
+        if let known = names.withLock({ $0[site] }) { return known }
+        let name = make(file: file, function: function)
+        names.withLock { $0[site] = name }
+        return name
+    }
+
+    static func make(file: String, function: String) -> String {
         let base = file.split(separator: "/").last.map { $0.hasSuffix(".swift") ? $0.dropLast(6) : $0 } ?? Substring(file)
         let call = function.split(separator: "(").first ?? Substring(function)
         return "db \(base).\(call)"

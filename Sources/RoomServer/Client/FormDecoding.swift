@@ -21,8 +21,9 @@ enum FormDecoding {
             values.merge(parseForm(text)) { _, body in body }
         }
         // PostgreSQL text cannot hold NUL: refused here, by name, before any route runs.
-        if values.contains(where: { $0.key.contains("\u{0}") || $0.value.contains("\u{0}") }),
-           let (key, _) = values.sorted(by: { $0.key < $1.key }).first(where: { $0.key.contains("\u{0}") || $0.value.contains("\u{0}") }) {
+        // (By bytes: Foundation's substring search here was 0.9 % of figure 1's server samples.)
+        let hasNUL: (String, String) -> Bool = { key, value in key.utf8.contains(0) || value.utf8.contains(0) }
+        if values.contains(where: hasNUL), let (key, _) = values.sorted(by: { $0.key < $1.key }).first(where: hasNUL) {
             throw ParameterError(field: key.replacingOccurrences(of: "\u{0}", with: ""), reason: "must not contain NUL characters")
         }
         return WireParameters(values)
@@ -32,10 +33,26 @@ enum FormDecoding {
     /// body that starts with a byte past ASCII is trimmed by Foundation to
     /// find out (its white space includes Unicode's).
     private static func isJSON(_ body: [UInt8], text: String, contentType: String?) -> Bool {
-        if contentType?.lowercased().contains("json") == true { return true }
+        if let contentType, containsJSON(contentType.utf8) { return true }
         guard let first = body.first(where: { !($0 == 0x20 || (0x09...0x0D).contains($0)) }) else { return false }
         if first < 0x80 { return first == UInt8(ascii: "{") }
         return text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{")
+    }
+
+    /// "json" in any case, as `lowercased().contains("json")` found it.
+    static func containsJSON(_ bytes: String.UTF8View) -> Bool {
+        let word = Array("json".utf8)
+        var matched = 0
+        for byte in bytes {
+            let lower = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+            if lower == word[matched] {
+                matched += 1
+                if matched == word.count { return true }
+            } else {
+                matched = lower == word[0] ? 1 : 0
+            }
+        }
+        return false
     }
 
     static func parseForm(_ text: String) -> [String: String] {
