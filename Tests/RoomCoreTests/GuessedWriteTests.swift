@@ -91,6 +91,29 @@ import Testing
         #expect(afterDissolve == 2, "after its dissolve, the create is guessed again")
     }
 
+    /// One open room a creator, decided by PostgreSQL: creates by one
+    /// session racing, on one instance and on two (each reads no open room,
+    /// or the same one, and dissolves it), leave exactly one room open, as
+    /// any serial order of them would; each create either made a room or
+    /// was told to try again. Before the unique index, 8 racing creates left
+    /// up to 8 open rooms.
+    @Test func racingCreatesByOneSessionLeaveOneOpenRoom() async throws {
+        let fixture = try await EngineFixture()
+        let client = try await Client.make(fixture)
+        let engines = [fixture.engine, Self.otherInstance(fixture)]
+        for round in 0..<6 {
+            let made = await withTaskGroup(of: Room?.self) { group in
+                for n in 0..<8 {
+                    group.addTask { try? await client.create(on: engines[(n + round) % 2], "room \(round)-\(n)") }
+                }
+                return await group.reduce(into: [Room]()) { if let room = $1 { $0.append(room) } }
+            }
+            #expect(!made.isEmpty, "round \(round): at least one create won")
+            #expect(try await openRooms(fixture, of: client.accid) == 1, "round \(round)")
+            #expect(made.allSatisfy { $0.owner == client.accid })
+        }
+    }
+
     /// A session revoked elsewhere: the guessed create and dissolve write
     /// nothing, and the caller is refused as if nothing had been guessed.
     @Test func aSessionRevokedElsewhereIsRefusedAndNothingIsWritten() async throws {

@@ -24,6 +24,8 @@ struct RoomBirth {
     /// A create by a client's session guessed from `SessionCache`: nothing
     /// is written unless the statement finds the guess still true.
     var creatorCheck: CreatorCheck? = nil
+    /// The creator's one open room of the plugin (`rooms_one_open_per_owner`).
+    var soleOpen = false
 
     var events: [(kind: RoomEventKind, detail: [String: String])] {
         var events: [(kind: RoomEventKind, detail: [String: String])] = [(.created, ["name": spec.name, "owner": spec.owner])]
@@ -52,10 +54,10 @@ struct RoomBirth {
         return """
             WITH room AS (
                 INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, capacity, created_at, expires_at,
-                                   reserved_for, reserved_until, lapse_action, im_chatroom_id, attributes, joined_count, total_joins, peak_members)
+                                   reserved_for, reserved_until, lapse_action, im_chatroom_id, attributes, joined_count, total_joins, peak_members, sole_open)
                 SELECT \(tenantID), \(spec.id), \(spec.pluginID), \(spec.name), \(spec.owner), 'open', \(capacity), \(now), \(expiresAt),
                        \(reservation?.accounts), \(reservation?.until), \(reservation?.onLapse.rawValue ?? LapseAction.release.rawValue),
-                       \(spec.imChatroomID), \(spec.attributes)::jsonb, \(joins), \(joins), \(joins)
+                       \(spec.imChatroomID), \(spec.attributes)::jsonb, \(joins), \(joins), \(joins), \(soleOpen)
                 WHERE \(creatorCheck, tenantID: tenantID, now: now)
                 RETURNING \(unescaped: RoomRows.columns), version
             ), owner_joined AS (

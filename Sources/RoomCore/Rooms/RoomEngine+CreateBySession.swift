@@ -23,26 +23,40 @@ extension RoomEngine {
             guessed.owner = account.accid
             let check = CreatorCheck(session: SessionGuess(tokenHash: key.tokenHash, pluginID: spec.pluginID, accid: account.accid),
                                      ownerHasNoOpenRoom: replacingOpenRooms)
-            if let room = try await create(guessed, in: tenant, by: .account(account.accid), checking: check) {
+            if let room = try await create(guessed, in: tenant, by: .account(account.accid), checking: check, soleOpen: replacingOpenRooms) {
                 sessions.mark(key, mayOwnOpenRoom: true)
                 return room
             }
         }
+        // The long way: the session and its open rooms read, those rooms
+        // dissolved, the room created. With `replacingOpenRooms` the room is
+        // its creator's one open room (`rooms_one_open_per_owner`): a create
+        // racing this one that committed first makes this statement fail,
+        // and this create reads and dissolves again, as if it came second.
         let store = AccountStore(database: database, clock: clock)
-        guard let found = try await store.resolveWithOpenRooms(tenant.id, sid: sid, pluginID: spec.pluginID) else {
-            sessions.forget(key)
-            throw caller.refusal
-        }
-        sessions.remember(key, account: found.account, expiresAt: found.expiresAt)
-        if replacingOpenRooms {
-            for roomID in found.openRooms {
-                _ = try? await dissolve(roomID, by: .account(found.account.accid), in: tenant, pluginID: spec.pluginID)
+        for _ in 1...Self.changeAttempts {
+            guard let found = try await store.resolveWithOpenRooms(tenant.id, sid: sid, pluginID: spec.pluginID) else {
+                sessions.forget(key)
+                throw caller.refusal
+            }
+            sessions.remember(key, account: found.account, expiresAt: found.expiresAt)
+            if replacingOpenRooms {
+                for roomID in found.openRooms {
+                    _ = try? await dissolve(roomID, by: .account(found.account.accid), in: tenant, pluginID: spec.pluginID)
+                }
+            }
+            var spec = spec
+            spec.owner = found.account.accid
+            do {
+                guard let room = try await create(spec, in: tenant, by: .account(found.account.accid), checking: nil, soleOpen: replacingOpenRooms) else {
+                    throw RoomError.notFound
+                }
+                sessions.mark(key, mayOwnOpenRoom: true)
+                return room
+            } catch is OwnerHasOpenRoom {
+                database.logger.debug("a create by the same creator committed first; dissolving its room and creating again")
             }
         }
-        var spec = spec
-        spec.owner = found.account.accid
-        let room = try await create(spec, in: tenant, by: .account(found.account.accid))
-        sessions.mark(key, mayOwnOpenRoom: true)
-        return room
+        throw DatabaseUnavailable("this creator's rooms are changing too often at once; try again")
     }
 }

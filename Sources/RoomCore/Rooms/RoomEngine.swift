@@ -59,7 +59,9 @@ public struct RoomEngine: Sendable {
 
     /// With `check`: nil when the check failed (nothing was written) or
     /// when this create cannot be one statement (nothing was tried).
-    func create(_ spec: NewRoom, in tenant: Tenant, by actor: Actor, checking check: CreatorCheck?) async throws -> Room? {
+    /// `soleOpen`: the room is its creator's one open room of the plugin
+    /// (`rooms_one_open_per_owner`); `OwnerHasOpenRoom` when another is.
+    func create(_ spec: NewRoom, in tenant: Tenant, by actor: Actor, checking check: CreatorCheck?, soleOpen: Bool = false) async throws -> Room? {
         guard let enabled = tenant.plugin(spec.pluginID) else { throw RoomError.pluginNotEnabled(spec.pluginID) }
         let now = clock.now()
         var spec = spec
@@ -87,7 +89,7 @@ public struct RoomEngine: Sendable {
         for attempt in 1... {
             do {
                 return try await create(spec, creation: creation, enabled: enabled, tenant: tenant, by: actor, capacity: capacity, ttl: ttl, now: now,
-                                        checking: check)
+                                        checking: check, soleOpen: soleOpen)
             } catch let error as RoomIDTaken where drawsID && attempt < 8 {
                 database.logger.info("drawn room id was taken; drawing again", metadata: ["id": "\(error.id)"])
             } catch is RoomIDTaken {
@@ -98,7 +100,7 @@ public struct RoomEngine: Sendable {
     }
 
     private func create(_ spec: NewRoom, creation: PreparedCreation, enabled: EnabledPlugin, tenant: Tenant, by actor: Actor, capacity: Int, ttl: Int, now: Date,
-                        checking check: CreatorCheck?) async throws -> Room? {
+                        checking check: CreatorCheck?, soleOpen: Bool) async throws -> Room? {
         var spec = spec
         // A chatroom kept in this database is written by the room's own
         // statement; a vendor's is opened first (its id may become the room's).
@@ -119,6 +121,7 @@ public struct RoomEngine: Sendable {
         var birth = RoomBirth(spec: spec, tenantID: tenant.id, capacity: capacity, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)),
                               actor: actor, firstRows: firstRows, chatrooms: inDatabase, webhooks: tenant.webhooks)
         birth.creatorCheck = check
+        birth.soleOpen = soleOpen
         do {
             let room: Room
             var bornVersion: Int64?
@@ -153,9 +156,13 @@ public struct RoomEngine: Sendable {
             if let chatroom {
                 try? await tenant.im.closeChatroom(chatroom, operator: spec.owner, notifyExt: nil)
             }
-            if let taken = error as? PSQLError, taken.serverInfo?[.sqlState] == "23505",
-               ["rooms_pkey", "im_chatrooms_pkey"].contains(taken.serverInfo?[.constraintName]) {
-                throw RoomIDTaken(id: spec.id ?? 0)
+            if let taken = error as? PSQLError, taken.serverInfo?[.sqlState] == "23505" {
+                switch taken.serverInfo?[.constraintName] {
+                case "rooms_pkey", "im_chatrooms_pkey": throw RoomIDTaken(id: spec.id ?? 0)
+                // A guess found wrong writes nothing: the create goes the long way.
+                case "rooms_one_open_per_owner": if check != nil { return nil } else { throw OwnerHasOpenRoom() }
+                default: break
+                }
             }
             throw error
         }
@@ -184,6 +191,10 @@ public struct RoomEngine: Sendable {
     struct RoomIDTaken: Error {
         let id: RoomID
     }
+
+    /// A `soleOpen` create lost to another open room of its creator,
+    /// committed after the create read the creator's rooms.
+    struct OwnerHasOpenRoom: Error {}
 
     // MARK: transitions on one room
 
