@@ -551,16 +551,18 @@ def outbox_figures(rooms):
     ids = ",".join(str(r) for r in rooms) or "0"
     lost = int(sql_retrying(f"SELECT count(*) FROM outbox WHERE tenant_id = '{TENANT}' AND room_id IN ({ids}) AND status <> 'delivered'"))
     # Each seat move's queuePut entry is one 'queue' event and each dissolve's
-    # closeChatroom one 'closed' event: more events than entries is a
-    # delivery made twice.
+    # chatroom close one 'closed' event, whether the outbox delivered it
+    # (a closeChatroom entry) or the dissolve's own statement wrote it (the
+    # local IM when nothing of the room waited, #28): more events than that
+    # is a delivery made twice.
     twice = int(sql_retrying(f"""
-        SELECT coalesce(sum(greatest(e.n - o.n, 0)), 0) FROM
-          (SELECT room_id::text AS chatroom, count(*) FILTER (WHERE payload ? 'queuePut') AS q,
-                  count(*) FILTER (WHERE payload ? 'closeChatroom') AS c
-           FROM outbox WHERE tenant_id = '{TENANT}' AND room_id IN ({ids}) AND status = 'delivered' GROUP BY room_id) o0
-        CROSS JOIN LATERAL (SELECT o0.q + o0.c AS n) o
-        JOIN LATERAL (SELECT count(*) AS n FROM im_events
-                      WHERE tenant_id = '{TENANT}' AND chatroom_id = o0.chatroom AND kind IN ('queue', 'closed')) e ON true
+        SELECT coalesce(sum(greatest(e.n - o.q - CASE WHEN r.state = 'closed' THEN greatest(o.c, 1) ELSE o.c END, 0)), 0)
+        FROM rooms r
+        CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE payload ? 'queuePut') AS q, count(*) FILTER (WHERE payload ? 'closeChatroom') AS c
+                            FROM outbox WHERE tenant_id = r.tenant_id AND room_id = r.room_id AND status = 'delivered') o
+        CROSS JOIN LATERAL (SELECT count(*) AS n FROM im_events
+                            WHERE tenant_id = r.tenant_id AND chatroom_id = r.room_id::text AND kind IN ('queue', 'closed')) e
+        WHERE r.tenant_id = '{TENANT}' AND r.room_id IN ({ids})
     """))
     return lost, twice
 

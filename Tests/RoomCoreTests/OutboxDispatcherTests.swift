@@ -22,11 +22,15 @@ import Testing
         }
     }
 
+    // The entries these tests dispatch are chatroom closes queued by an
+    // admin's dissolve (a transaction, for its audit row). A client's
+    // dissolve of a room with nothing waiting in its IM lane closes a local
+    // chatroom in its own statement instead (`WriteOnceTests`).
     @Test func dissolveClosesTheIMChatroomThroughTheOutbox() async throws {
         let fixture = try await EngineFixture()
         let room = try await fixture.room(owner: "alice")
         let chatroom = try #require(room.imChatroomID)
-        _ = try await fixture.engine.dissolve(room.id, by: .account("alice"), in: fixture.tenant, pluginID: nil)
+        _ = try await fixture.engine.dissolve(room.id, by: .admin, in: fixture.tenant, pluginID: nil)
         #expect(try await fixture.local().isOpen(chatroom), "nothing is delivered inside the transaction")
 
         #expect(try await fixture.dispatcher(providers(fixture)).dispatchOnce() == 1)
@@ -38,7 +42,7 @@ import Testing
     @Test func anOutageIsRetriedWithBackoffAndDeliveredOnce() async throws {
         let fixture = try await EngineFixture()
         let room = try await fixture.room(owner: "alice")
-        _ = try await fixture.engine.dissolve(room.id, by: .account("alice"), in: fixture.tenant, pluginID: nil)
+        _ = try await fixture.engine.dissolve(room.id, by: .admin, in: fixture.tenant, pluginID: nil)
         let flaky = FlakyDeliverer(failures: 3, next: providers(fixture))
         let dispatcher = fixture.dispatcher(flaky)
 
@@ -130,7 +134,7 @@ import Testing
         let fixture = try await EngineFixture()
         for owner in ["ann", "ben"] {
             let room = try await fixture.room(owner: owner)
-            _ = try await fixture.engine.dissolve(room.id, by: .account(owner), in: fixture.tenant, pluginID: nil)
+            _ = try await fixture.engine.dissolve(room.id, by: .admin, in: fixture.tenant, pluginID: nil)
         }
         let flaky = FlakyDeliverer(failures: 4, next: providers(fixture))
         let dispatcher = fixture.dispatcher(flaky)
@@ -140,7 +144,7 @@ import Testing
         #expect(try await dispatcher.dispatchOnce() == 0)
 
         let late = try await fixture.room(owner: "cat")
-        _ = try await fixture.engine.dissolve(late.id, by: .account("cat"), in: fixture.tenant, pluginID: nil)
+        _ = try await fixture.engine.dissolve(late.id, by: .admin, in: fixture.tenant, pluginID: nil)
         #expect(try await dispatcher.dispatchOnce() == 1, "the new entry goes out: the provider is back")
         #expect(try await dispatcher.dispatchOnce() == 2, "and the backlog with it, before any backoff ran out")
         #expect(flaky.delivered.count == 3)
@@ -154,13 +158,13 @@ import Testing
         let fixture = try await EngineFixture()
         for n in 0..<30 {
             let room = try await fixture.room(owner: "owner\(n)")
-            _ = try await fixture.engine.dissolve(room.id, by: .account("owner\(n)"), in: fixture.tenant, pluginID: nil)
+            _ = try await fixture.engine.dissolve(room.id, by: .admin, in: fixture.tenant, pluginID: nil)
         }
         let flaky = FlakyDeliverer(failures: 30, next: providers(fixture))
         let dispatcher = fixture.dispatcher(flaky)
         #expect(try await dispatcher.dispatchOnce() == 30, "all fail and back off")
         let late = try await fixture.room(owner: "late")
-        _ = try await fixture.engine.dissolve(late.id, by: .account("late"), in: fixture.tenant, pluginID: nil)
+        _ = try await fixture.engine.dissolve(late.id, by: .admin, in: fixture.tenant, pluginID: nil)
         #expect(try await dispatcher.dispatchOnce() == 1, "a new entry succeeds: the provider answers again")
         #expect(try await dispatcher.dispatchOnce() == 10, "a probe of 10 wakes, not the backlog of 30")
         #expect(try await dispatcher.dispatchOnce() == 20, "the probe succeeded: twice as many, the rest")
@@ -174,7 +178,7 @@ import Testing
         let fixture = try await EngineFixture()
         for index in 0..<30 {
             let room = try await fixture.room(owner: "owner\(index)")
-            _ = try await fixture.engine.dissolve(room.id, by: .account("owner\(index)"), in: fixture.tenant, pluginID: nil)
+            _ = try await fixture.engine.dissolve(room.id, by: .admin, in: fixture.tenant, pluginID: nil)
         }
         let store = OutboxStore(database: fixture.database)
         let pending = try await store.list(fixture.tenant.id, status: .pending, before: nil, limit: 1000)
@@ -214,7 +218,7 @@ import Testing
     @Test func anEntryInFlightIsNotMadeDueAgain() async throws {
         let fixture = try await EngineFixture()
         let room = try await fixture.room(owner: "ann")
-        _ = try await fixture.engine.dissolve(room.id, by: .account("ann"), in: fixture.tenant, pluginID: nil)
+        _ = try await fixture.engine.dissolve(room.id, by: .admin, in: fixture.tenant, pluginID: nil)
         let store = OutboxStore(database: fixture.database)
         let claimed = try #require(try await store.claimDue(now: fixture.clock.now(), lease: 20, limit: 10, tenants: fixture.tenants.ids).first)
         #expect(try await store.wakeBackedOff(fixture.tenant.id, kind: claimed.kind, now: fixture.clock.now()) == 0)

@@ -51,6 +51,29 @@ public struct EngineFixture: Sendable {
         return OutboxDispatcher(store: OutboxStore(database: database), deliverer: deliverer, clock: clock, configuration: configuration, logger: logger)
     }
 
+    /// How a room's local chatroom was closed: close entries queued in the
+    /// outbox, and `closed` events written by a close's own statement
+    /// (#28: the chatroom closes with the room when nothing waits before it).
+    public struct ChatroomCloses: Equatable, Sendable {
+        public let queued: Int
+        public let closedInStatement: Int
+
+        public init(queued: Int, closedInStatement: Int) {
+            self.queued = queued
+            self.closedInStatement = closedInStatement
+        }
+    }
+
+    public func chatroomCloses(_ roomID: RoomID) async throws -> ChatroomCloses {
+        let queued = try await count("SELECT count(*)::int FROM outbox WHERE tenant_id = ANY($1) AND room_id = \(roomID) AND payload ? 'closeChatroom'")
+        let events = try await count("SELECT count(*)::int FROM im_events WHERE tenant_id = ANY($1) AND chatroom_id = '\(roomID)' AND kind = 'closed'")
+        // A queued close the dispatcher delivered wrote its event too.
+        let delivered = try await count("""
+            SELECT count(*)::int FROM outbox WHERE tenant_id = ANY($1) AND room_id = \(roomID) AND payload ? 'closeChatroom' AND status = 'delivered'
+            """)
+        return ChatroomCloses(queued: queued, closedInStatement: events - delivered)
+    }
+
     /// One value from a query scoped by the test's tenants.
     public func count(_ sql: String) async throws -> Int {
         let rows = try await database.query(PostgresQueryBuilder.count(sql, tenants: tenants.ids))

@@ -13,6 +13,13 @@ public protocol ChatroomsInRoomDatabase: IMProvider {
     /// already fails the statement (its unique index), as `createChatroom`
     /// with that id would be refused.
     func appendChatroomInsert(to sql: inout PostgresQuery.StringInterpolation, fromRooms rooms: String, now: Date)
+
+    /// Appends CTEs (`name AS (…), …`, no trailing comma) that do what
+    /// `closeChatroom(chatroom, operator:, notifyExt:)` does, only if the CTE
+    /// `gate` returned a row; the CTE `im_closed` returns the chatroom's id
+    /// when this statement closed it (not when it was closed already).
+    func appendChatroomClose(to sql: inout PostgresQuery.StringInterpolation, _ chatroom: String, operator: AccountID, notifyExt: String?,
+                             now: Date, onlyIf gate: String)
 }
 
 extension Tenant {

@@ -54,7 +54,7 @@ extension RoomEngine {
               try plugin(room.tenantID, room.pluginID).closingMessages([room], reason) != nil else { return nil }
         let effects = try await closeEffects([room], reason: reason, actor: actor, now: now) { _, _ in [] }
         let close = RoomClose(rooms: [room], reason: reason, actor: actor, now: now, effects: effects,
-                              webhooks: { [tenants] in tenants($0)?.webhooks ?? [] })
+                              webhooks: { [tenants] in tenants($0)?.webhooks ?? [] }, chatrooms: tenant.chatroomsInRoomDatabase)
         let guess = SessionGuess(tokenHash: key.tokenHash, pluginID: pluginID, accid: account.accid)
         guard try await database.query(close.guardedQuery(version: seen.version, caller: guess)).decode(Int.self).first == 1 else {
             recentRooms.forget([room])
@@ -89,7 +89,7 @@ extension RoomEngine {
             guard case .close(let reason) = decision, try plugin(room.tenantID, room.pluginID).closingMessages([room], reason) != nil else { return nil }
             let effects = try await closeEffects([room], reason: reason, actor: actor, now: now) { _, _ in [] }
             let close = RoomClose(rooms: [room], reason: reason, actor: actor, now: now, effects: effects,
-                                  webhooks: { [tenants] in tenants($0)?.webhooks ?? [] })
+                                  webhooks: { [tenants] in tenants($0)?.webhooks ?? [] }, chatrooms: tenant.chatroomsInRoomDatabase)
             if try await database.query(close.guardedQuery(version: read.version)).decode(Int.self).first == 1 {
                 committed([RoomCommitted(Self.name(of: decision), [room])])
                 return Self.room(room, after: decision, now: now)

@@ -131,6 +131,32 @@ public struct LocalIMProvider: ChatroomsInRoomDatabase {
         sql.appendInterpolation(tenantID)
     }
 
+    /// `closeChatroom` as part of a room's close statement (#28): the same
+    /// three writes, as CTEs of that statement.
+    public func appendChatroomClose(to sql: inout PostgresQuery.StringInterpolation, _ chatroom: String, operator op: AccountID, notifyExt: String?,
+                                    now: Date, onlyIf gate: String) {
+        sql.appendLiteral("im_closed AS (UPDATE im_chatrooms SET open = false, closed_at = ")
+        sql.appendInterpolation(now)
+        sql.appendLiteral(" WHERE tenant_id = ")
+        sql.appendInterpolation(tenantID)
+        sql.appendLiteral(" AND chatroom_id = ")
+        sql.appendInterpolation(chatroom)
+        sql.appendLiteral(" AND open AND EXISTS (SELECT 1 FROM \(gate)) RETURNING chatroom_id), ")
+        sql.appendLiteral("im_closed_event AS (INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at) SELECT ")
+        sql.appendInterpolation(tenantID)
+        sql.appendLiteral(", chatroom_id, 'closed', jsonb_build_object('operator', ")
+        sql.appendInterpolation(op)
+        sql.appendLiteral("::text, 'ext', ")
+        sql.appendInterpolation(notifyExt)
+        sql.appendLiteral("::text), ")
+        sql.appendInterpolation(now)
+        sql.appendLiteral(" FROM im_closed), ")
+        // Everyone is out of a closed chatroom.
+        sql.appendLiteral("im_emptied AS (DELETE FROM im_presence WHERE tenant_id = ")
+        sql.appendInterpolation(tenantID)
+        sql.appendLiteral(" AND chatroom_id IN (SELECT chatroom_id FROM im_closed))")
+    }
+
     /// Idempotent: closing a closed chatroom succeeds and tells nobody again
     /// (the outbox delivers at least once).
     public func closeChatroom(_ chatroom: String, operator: AccountID, notifyExt: String?) async throws {
