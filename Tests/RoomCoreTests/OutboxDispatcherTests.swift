@@ -39,6 +39,29 @@ import Testing
         #expect(entries.map(\.status) == [.delivered])
     }
 
+    /// Only a statement that queued entries wakes the instances' dispatchers.
+    /// The outbox's NOTIFY trigger runs once a statement, and ran for every
+    /// create and dissolve whose statement queued nothing (no webhook, the
+    /// local chatroom closed in the statement): each woke every instance's
+    /// dispatcher for an empty claim (0.29 claims a flow in `ops/bench`'s
+    /// figure 1). Notifications arrive in commit order, so a marker sent
+    /// after the quiet statements must come first.
+    @Test func onlyStatementsThatQueueEntriesWakeTheDispatchers() async throws {
+        let fixture = try await EngineFixture()
+        let marker = UUID().uuidString
+        try await fixture.database.listen(on: OutboxWakeFollower.channel) { sequence in
+            var notifications = sequence.makeAsyncIterator()
+            let quiet = try await fixture.room(owner: "alice")
+            _ = try await fixture.engine.dissolve(quiet.id, by: .account("alice"), in: fixture.tenant, pluginID: nil)
+            #expect(try await fixture.count("SELECT count(*)::int FROM outbox WHERE tenant_id = ANY($1)") == 0)
+            try await fixture.database.query("SELECT pg_notify(\(OutboxWakeFollower.channel), \(marker))")
+            #expect(try await notifications.next()?.payload == marker, "the create and the dissolve queued nothing and woke nobody")
+            let busy = try await fixture.room(owner: "bob")
+            _ = try await fixture.engine.join(busy.id, account: "carol", in: fixture.tenant, pluginID: nil)
+            #expect(try await notifications.next()?.payload == "", "the join queued its chatroom message and woke the dispatchers")
+        }
+    }
+
     @Test func anOutageIsRetriedWithBackoffAndDeliveredOnce() async throws {
         let fixture = try await EngineFixture()
         let room = try await fixture.room(owner: "alice")
