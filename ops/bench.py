@@ -332,6 +332,10 @@ ENTRY = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \w+ \[(\d+)\] (LO
 # The pool's keep-alive of an idle connection (PostgresNIO's `SELECT 1`, every 30 s) is nobody's request.
 BACKGROUND = re.compile(r"UPDATE outbox|FROM outbox|DELETE FROM im_presence|UPDATE im_chatrooms SET open = false|LISTEN|schema_migrations|"
                         r"pg_advisory|ALTER DATABASE|count\(DISTINCT p\.accid\)|idempotency_key|\ASELECT 1;?\Z", re.S)
+# A request's own write of its room is never background, whatever its CTEs
+# name: a client's dissolve closes a local chatroom in its statement, after
+# checking the room's outbox lane (#28).
+FOREGROUND = re.compile(r"\A\s*WITH (closed|room|v) AS \(\s*(UPDATE|INSERT INTO) rooms")
 
 
 # CommitConfirmation.swift's probe, sent after a write outside a transaction block.
@@ -362,7 +366,7 @@ def parse_statements(text):
             statement = re.sub(r"\$(\d+)", lambda m: values.get(m.group(1), m.group(0)), statement)
         if statement == COMMIT_PROBE and background_last.get(pid):
             continue
-        background_last[pid] = bool(BACKGROUND.search(statement))
+        background_last[pid] = bool(BACKGROUND.search(statement)) and not FOREGROUND.match(statement)
         if background_last[pid]:
             continue
         statements.append(statement)
