@@ -550,18 +550,20 @@ def outbox_figures(rooms):
     """(lost, twice): entries never delivered; entries whose IM effect shows twice."""
     ids = ",".join(str(r) for r in rooms) or "0"
     lost = int(sql_retrying(f"SELECT count(*) FROM outbox WHERE tenant_id = '{TENANT}' AND room_id IN ({ids}) AND status <> 'delivered'"))
-    # Each seat move's queuePut entry is one 'queue' event and each dissolve's
-    # chatroom close one 'closed' event, whether the outbox delivered it
-    # (a closeChatroom entry) or the dissolve's own statement wrote it (the
-    # local IM when nothing of the room waited, #28): more events than that
-    # is a delivery made twice.
+    # Each delivered queuePut entry is one 'queue' event carrying its key
+    # (a move's queue put written by its own statement, #28, carries none:
+    # its transaction wrote it once), and each dissolve's chatroom close one
+    # 'closed' event, whether the outbox delivered it (a closeChatroom entry)
+    # or the dissolve's own statement wrote it: more events than that is a
+    # delivery made twice.
     twice = int(sql_retrying(f"""
         SELECT coalesce(sum(greatest(e.n - o.q - CASE WHEN r.state = 'closed' THEN greatest(o.c, 1) ELSE o.c END, 0)), 0)
         FROM rooms r
         CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE payload ? 'queuePut') AS q, count(*) FILTER (WHERE payload ? 'closeChatroom') AS c
                             FROM outbox WHERE tenant_id = r.tenant_id AND room_id = r.room_id AND status = 'delivered') o
         CROSS JOIN LATERAL (SELECT count(*) AS n FROM im_events
-                            WHERE tenant_id = r.tenant_id AND chatroom_id = r.room_id::text AND kind IN ('queue', 'closed')) e
+                            WHERE tenant_id = r.tenant_id AND chatroom_id = r.room_id::text
+                              AND (kind = 'closed' OR (kind = 'queue' AND idempotency_key IS NOT NULL))) e
         WHERE r.tenant_id = '{TENANT}' AND r.room_id IN ({ids})
     """))
     return lost, twice

@@ -44,6 +44,44 @@ import Testing
         }
     }
 
+    /// #28: with the local IM, a move's queue element and its note to the
+    /// host are written by the move's own statement, not by the outbox
+    /// after it: they are there when the answer is. A move made while an
+    /// IM effect of the room still waits in the outbox queues its own
+    /// behind it instead, and the element changes only when they are delivered.
+    @Test func aMovesQueueElementIsWrittenWithTheMove() async throws {
+        let fixture = try await AudioChatroomFixture()
+        try await fixture.server.live { http in
+            let room = try await Room.open(fixture, http)
+            let guest = try await room.guest(http)
+            let database = fixture.server.database, tenant = fixture.server.id(0)
+            #expect(data(try await room.move(http, "apply", sid: guest.sid, index: 1))?["status"] == .number(1))
+            let element = try await room.local.queueList(room.chatroom).first { $0.key == "queue_1" }?.value
+            #expect(element.flatMap(JSONValue.parse)?["status"] == .number(1), "the element is there with the answer: \(element ?? "none")")
+            #expect(try await database.query("""
+                SELECT count(*)::int FROM im_notifications WHERE tenant_id = \(tenant) AND to_accid <> \(guest.accid)
+                """).decode(Int.self).first == 1, "the host's note too")
+            #expect(try await database.query("""
+                SELECT count(*)::int FROM outbox WHERE tenant_id = \(tenant) AND room_id = \(room.roomID) AND lane = ''
+                """).decode(Int.self).first == 0)
+
+            // An IM effect of the room that waits (due in an hour).
+            try await database.query("""
+                INSERT INTO outbox (tenant_id, room_id, kind, lane, payload, next_attempt_at, created_at)
+                VALUES (\(tenant), \(room.roomID), 'im', '',
+                        jsonb_build_object('chatroomMessage', jsonb_build_object('chatroom', \(room.chatroom)::text, 'from', 'test', 'type', '100',
+                                                                                 'body', '{}', 'persist', false)),
+                        now() + interval '1 hour', now())
+                """)
+            #expect(data(try await room.move(http, "accept", sid: room.hostSID, index: 1))?["status"] == .number(2))
+            #expect(try await database.query("""
+                SELECT count(*)::int FROM outbox WHERE tenant_id = \(tenant) AND room_id = \(room.roomID) AND lane = '' AND payload ? 'queuePut' AND status = 'pending'
+                """).decode(Int.self).first == 1, "the accept's element waits behind the message")
+            let unchanged = try await room.local.queueList(room.chatroom).first { $0.key == "queue_1" }?.value
+            #expect(unchanged.flatMap(JSONValue.parse)?["status"] == .number(1), "not yet written")
+        }
+    }
+
     /// #29: a moderator's mute shows on the member's seat and outlasts its
     /// own switch; a kick frees the seat of a member who never joined the
     /// room (audio-chatroom's audience sits from the IM chatroom).

@@ -20,6 +20,12 @@ public protocol ChatroomsInRoomDatabase: IMProvider {
     /// when this statement closed it (not when it was closed already).
     func appendChatroomClose(to sql: inout PostgresQuery.StringInterpolation, _ chatroom: String, operator: AccountID, notifyExt: String?,
                              now: Date, onlyIf gate: String)
+
+    /// Appends CTEs that do what delivering `effects` (chatroom messages
+    /// and queue puts to `chatroom`, notifications) does, in order, only if
+    /// the CTE `gate` returned a row.
+    func appendChatroomEffects(to sql: inout PostgresQuery.StringInterpolation, _ effects: [IMEffect], chatroom: String, now: Date,
+                               onlyIf gate: String)
 }
 
 extension Tenant {

@@ -13,20 +13,9 @@ struct RoomClose {
     let actor: Actor
     let now: Date
     let outbox: OutboxRows
-    /// The one room's chatroom, closed by this statement rather than by the
-    /// outbox when nothing of the room waits in its IM lane (`guardedQuery`).
-    private(set) var chatroomClose: ChatroomClose?
-
-    struct ChatroomClose {
-        let chatrooms: any ChatroomsInRoomDatabase
-        let chatroom: String
-        let `operator`: AccountID
-        let notifyExt: String?
-        let lane: String
-        /// The close as an outbox entry, written instead when the room's IM
-        /// lane still has entries waiting (they must reach the chatroom first).
-        let queued: OutboxRows
-    }
+    /// The one room's IM effects (its chatroom's close), applied by the
+    /// guarded statement itself when nothing of the room waits in its IM lane.
+    private(set) var chatroomEffects: ChatroomEffectsInStatement?
 
     /// `chatrooms`: the tenant's IM when its chatrooms are rows of this
     /// database; the one room's chatroom is then closed by the guarded
@@ -38,13 +27,8 @@ struct RoomClose {
         self.actor = actor
         self.now = now
         var effects = effects
-        if let chatrooms, rooms.count == 1, effects.count == 1, effects[0].tenantID == rooms[0].tenantID,
-           let last = effects[0].messages.last, case .im(.closeChatroom(let chatroom, let op, let ext)) = last.effect,
-           !effects[0].messages.dropLast().contains(where: { $0.effect.lane == last.effect.lane }) {
-            effects[0].messages.removeLast()
-            var queued = OutboxRows()
-            queued.add([last], tenantID: rooms[0].tenantID, webhooks: [], now: now)
-            chatroomClose = ChatroomClose(chatrooms: chatrooms, chatroom: chatroom, operator: op, notifyExt: ext, lane: last.effect.lane, queued: queued)
+        if rooms.count == 1, effects.count == 1, effects[0].tenantID == rooms[0].tenantID {
+            chatroomEffects = ChatroomEffectsInStatement.take(from: &effects[0].messages, room: rooms[0], chatrooms: chatrooms, now: now)
         }
         var outbox = OutboxRows()
         let places = rooms.map { EventNotice.Place(tenantID: $0.tenantID, roomID: $0.id, pluginID: $0.pluginID) }
@@ -61,7 +45,7 @@ struct RoomClose {
     /// On rooms this transaction has locked; the plugins' timeline events
     /// follow in a statement of their own (`OutboxRows.writeTimeline`).
     var lockedQuery: PostgresQuery {
-        precondition(chatroomClose == nil, "a batch's chatrooms are closed by the outbox")
+        precondition(chatroomEffects == nil, "a batch's chatrooms are closed by the outbox")
         return """
         -- cross-tenant: a sweep closes its batch of rooms, of any tenants, in one statement
         WITH closed AS (
@@ -98,33 +82,13 @@ struct RoomClose {
                 \(timelineInsert: outbox, at: now, onlyIf: "closed")
             ), queued AS (
                 \(outboxInsert: outbox, at: now, onlyIf: "closed")
-            )\(chatroomCloseCTEs: chatroomClose, room: room, at: now)
+            )\(chatroomEffects: chatroomEffects, onlyIf: "closed", at: now)
             SELECT count(*)::int FROM closed
             """
     }
 }
 
 extension PostgresQuery.StringInterpolation {
-    /// The room's chatroom closed in the statement (one round trip, and the
-    /// chatroom closes with the room: no member chats on in a closed room
-    /// until the outbox gets to it), when no earlier entry of the room waits
-    /// in the IM lane; otherwise the close is queued behind them.
-    fileprivate mutating func appendInterpolation(chatroomCloseCTEs close: RoomClose.ChatroomClose?, room: Room, at now: Date) {
-        guard let close else { return }
-        appendLiteral(", chatroom_gate AS (SELECT 1 FROM closed WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.tenant_id = ")
-        appendInterpolation(room.tenantID)
-        appendLiteral(" AND o.room_id = ")
-        appendInterpolation(room.id)
-        appendLiteral(" AND o.lane = ")
-        appendInterpolation(close.lane)
-        appendLiteral(" AND o.status = 'pending')), ")
-        close.chatrooms.appendChatroomClose(to: &self, close.chatroom, operator: close.operator, notifyExt: close.notifyExt, now: now,
-                                            onlyIf: "chatroom_gate")
-        appendLiteral(", chatroom_queued AS (SELECT 1 FROM closed WHERE NOT EXISTS (SELECT 1 FROM chatroom_gate)), queued_close AS (")
-        appendInterpolation(outboxInsert: close.queued, at: now, onlyIf: "chatroom_queued")
-        appendLiteral(")")
-    }
-
     fileprivate mutating func appendInterpolation(callerCheck caller: SessionGuess?, room: Room, now: Date) {
         guard let caller else { return appendLiteral("true") }
         appendInterpolation(live: caller, tenantID: room.tenantID, now: now)

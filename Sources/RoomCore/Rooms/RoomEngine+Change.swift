@@ -122,8 +122,11 @@ extension RoomEngine {
     /// The change's rows and side effects, only if the room is still at
     /// `version` (and open): returns whether it applied.
     private func write<Row: RoomRow>(_ change: RoomChange<Row>, to room: Room, version: Int64, table: RoomRowTable<Row>, now: Date) async throws -> Bool {
+        let tenant = tenants(room.tenantID)
+        var effects = change.effects
+        let inStatement = ChatroomEffectsInStatement.take(from: &effects, room: room, chatrooms: tenant?.chatroomsInRoomDatabase, now: now)
         var outbox = OutboxRows()
-        outbox.add(change.effects, tenantID: room.tenantID, webhooks: tenants(room.tenantID)?.webhooks ?? [], now: now)
+        outbox.add(effects, tenantID: room.tenantID, webhooks: tenant?.webhooks ?? [], now: now)
         let written = JSONValue.array(Self.lastByKey(change.rows, key: table.key).map { .object($0.columns) }).jsonText
         let columns = table.columns + (table.stamp.map { [$0] } ?? [])
         let values = table.columns.map { "x." + $0 } + (table.stamp == nil ? [] : ["v.at"])
@@ -143,7 +146,7 @@ extension RoomEngine {
                 \(timelineInsert: outbox, at: now, onlyIf: "v")
             ), queued AS (
                 \(outboxInsert: outbox, at: now, onlyIf: "v")
-            )
+            )\(chatroomEffects: inStatement, onlyIf: "v", at: now)
             SELECT count(*)::int FROM v
             """)
         return try rows.decode(Int.self).first == 1

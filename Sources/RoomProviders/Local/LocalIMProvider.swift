@@ -157,6 +157,78 @@ public struct LocalIMProvider: ChatroomsInRoomDatabase {
         sql.appendLiteral(" AND chatroom_id IN (SELECT chatroom_id FROM im_closed))")
     }
 
+    /// The chatroom messages, queue puts and notifications of a room's
+    /// change as CTEs of its statement (#28): what `sendChatroomMessage`,
+    /// `queuePut` and `sendNotification` write when the outbox delivers them,
+    /// in the order given, only if the CTE `gate` returned a row (and, for
+    /// the chatroom's own, while it is open).
+    public func appendChatroomEffects(to sql: inout PostgresQuery.StringInterpolation, _ effects: [IMEffect], chatroom: String, now: Date,
+                                      onlyIf gate: String) {
+        var kinds: [String] = [], payloads: [String] = []
+        var puts: [(key: String, value: String)] = []
+        var notifications: (from: [String], to: [String], attach: [String], offline: [Bool]) = ([], [], [], [])
+        for effect in effects {
+            switch effect {
+            case .chatroomMessage(_, let from, let type, let body, let persist):
+                kinds.append("message")
+                payloads.append(Self.messagePayload(from: from, type: type, body: body, persist: persist))
+            case .queuePut(_, let key, let value, _):
+                kinds.append("queue")
+                payloads.append(#"{"action":"put","key":\#(JSONValue.literal(key)),"value":\#(JSONValue.literal(value))}"#)
+                // One statement may not write a row twice: the last put of a key wins, as in order.
+                puts.removeAll { $0.key == key }
+                puts.append((key, value))
+            case .notification(let from, let to, let attach, let storeOffline):
+                notifications.from.append(from)
+                notifications.to.append(to)
+                notifications.attach.append(attach)
+                notifications.offline.append(storeOffline)
+            default:
+                preconditionFailure("not an effect a statement applies: \(effect)")
+            }
+        }
+        sql.appendLiteral("im_open AS (SELECT 1 FROM im_chatrooms WHERE tenant_id = ")
+        sql.appendInterpolation(tenantID)
+        sql.appendLiteral(" AND chatroom_id = ")
+        sql.appendInterpolation(chatroom)
+        sql.appendLiteral(" AND open AND EXISTS (SELECT 1 FROM \(gate))), ")
+        sql.appendLiteral("im_written AS (INSERT INTO im_events (tenant_id, chatroom_id, kind, payload, at) SELECT ")
+        sql.appendInterpolation(tenantID)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(chatroom)
+        sql.appendLiteral(", e.kind, e.payload::jsonb, ")
+        sql.appendInterpolation(now)
+        sql.appendLiteral(" FROM im_open, unnest(")
+        sql.appendInterpolation(kinds)
+        sql.appendLiteral("::text[], ")
+        sql.appendInterpolation(payloads)
+        sql.appendLiteral("::text[]) WITH ORDINALITY AS e(kind, payload, n) ORDER BY e.n), ")
+        sql.appendLiteral("im_put AS (INSERT INTO im_queue (tenant_id, chatroom_id, key, value, updated_at) SELECT ")
+        sql.appendInterpolation(tenantID)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(chatroom)
+        sql.appendLiteral(", q.key, q.value, ")
+        sql.appendInterpolation(now)
+        sql.appendLiteral(" FROM im_open, unnest(")
+        sql.appendInterpolation(puts.map(\.key))
+        sql.appendLiteral("::text[], ")
+        sql.appendInterpolation(puts.map(\.value))
+        sql.appendLiteral("::text[]) AS q(key, value) ON CONFLICT (tenant_id, chatroom_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at), ")
+        sql.appendLiteral("im_notified AS (INSERT INTO im_notifications (tenant_id, from_accid, to_accid, attach, store_offline, created_at) SELECT ")
+        sql.appendInterpolation(tenantID)
+        sql.appendLiteral(", x.from_accid, x.to_accid, x.attach, x.store_offline, ")
+        sql.appendInterpolation(now)
+        sql.appendLiteral(" FROM unnest(")
+        sql.appendInterpolation(notifications.from)
+        sql.appendLiteral("::text[], ")
+        sql.appendInterpolation(notifications.to)
+        sql.appendLiteral("::text[], ")
+        sql.appendInterpolation(notifications.attach)
+        sql.appendLiteral("::text[], ")
+        sql.appendInterpolation(notifications.offline)
+        sql.appendLiteral("::boolean[]) WITH ORDINALITY AS x(from_accid, to_accid, attach, store_offline, n) WHERE EXISTS (SELECT 1 FROM \(gate)) ORDER BY x.n)")
+    }
+
     /// Idempotent: closing a closed chatroom succeeds and tells nobody again
     /// (the outbox delivers at least once).
     public func closeChatroom(_ chatroom: String, operator: AccountID, notifyExt: String?) async throws {
@@ -248,9 +320,11 @@ public struct LocalIMProvider: ChatroomsInRoomDatabase {
     }
 
     public func sendChatroomMessage(_ chatroom: String, from: AccountID, type: String, body: String, persist: Bool, messageID: String) async throws {
-        try await event(chatroom, kind: "message", payload: """
-            {"from":\(JSONValue.literal(from)),"msgType":\(JSONValue.literal(type)),"body":\(JSONValue.literal(body)),"persisted":\(persist)}
-            """)
+        try await event(chatroom, kind: "message", payload: Self.messagePayload(from: from, type: type, body: body, persist: persist))
+    }
+
+    static func messagePayload(from: AccountID, type: String, body: String, persist: Bool) -> String {
+        #"{"from":\#(JSONValue.literal(from)),"msgType":\#(JSONValue.literal(type)),"body":\#(JSONValue.literal(body)),"persisted":\#(persist)}"#
     }
 
     public func sendNotification(from: AccountID, to: AccountID, attach: String, storeOffline: Bool) async throws {
