@@ -39,6 +39,22 @@ import Testing
         #expect(entries.map(\.status) == [.delivered])
     }
 
+    /// The local IM's statements bind their own tenant: a room's effects
+    /// are applied in its statement only by its own tenant's provider; any
+    /// other provider leaves them to the outbox, untouched.
+    @Test func onlyTheRoomsOwnTenantsProviderAppliesItsEffectsInAStatement() async throws {
+        let fixture = try await EngineFixture(tenantCount: 2)
+        let room = try await fixture.room(owner: "alice")
+        let chatroom = try #require(room.imChatroomID)
+        let messages: [OutboxMessage] = [.im(.queuePut(chatroom: chatroom, key: "queue_1", value: "{}", operator: "alice"), roomID: room.id)]
+        var other = messages
+        #expect(ChatroomEffectsInStatement.take(from: &other, room: room, chatrooms: fixture.local(fixture.tenants[1]), now: fixture.clock.now()) == nil)
+        #expect(other == messages)
+        var own = messages
+        #expect(ChatroomEffectsInStatement.take(from: &own, room: room, chatrooms: fixture.local(), now: fixture.clock.now()) != nil)
+        #expect(own.isEmpty)
+    }
+
     /// Only a statement that queued entries wakes the instances' dispatchers.
     /// The outbox's NOTIFY trigger runs once a statement, and ran for every
     /// create and dissolve whose statement queued nothing (no webhook, the

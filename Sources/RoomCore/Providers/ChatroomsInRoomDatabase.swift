@@ -7,6 +7,9 @@ import PostgresNIO
 /// (#28, item 3: a local create went from 3 round trips before the room's
 /// transaction to none).
 public protocol ChatroomsInRoomDatabase: IMProvider {
+    /// The tenant whose chatrooms these are: the statements it appends bind it.
+    var tenantID: TenantID { get }
+
     /// Appends an `INSERT … SELECT` that opens the chatroom of each row of
     /// the CTE `rooms` (columns `tenant_id`, `im_chatroom_id`, `name`,
     /// `owner`), with `now` as its creation time. A chatroom that exists

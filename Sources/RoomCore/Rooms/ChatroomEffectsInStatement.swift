@@ -34,7 +34,8 @@ struct ChatroomEffectsInStatement {
     /// applied by a statement; nil, and `messages` as they were, otherwise
     /// (another IM call, a live effect in the same lane, another room's).
     static func take(from messages: inout [OutboxMessage], room: Room, chatrooms: (any ChatroomsInRoomDatabase)?, now: Date) -> Self? {
-        guard let chatrooms, let chatroom = room.imChatroomID else { return nil }
+        // The provider binds its own tenant: only the room's tenant's may write here.
+        guard let chatrooms, chatrooms.tenantID == room.tenantID, let chatroom = room.imChatroomID else { return nil }
         var taken: [OutboxMessage] = [], rest: [OutboxMessage] = [], events: [IMEffect] = []
         var close: (operator: AccountID, notifyExt: String?)?
         for message in messages {
