@@ -263,7 +263,10 @@ import Testing
             #expect(metrics.status == .ok)
             #expect(metrics.text.contains(#"roomkeeper_rooms{plugin="test-rooms",state="open"}"#))
             #expect(metrics.text.contains("roomkeeper_outbox_entries"))
-            #expect(metrics.text.contains("http_server_request_duration"))
+            // Hummingbird's series, kept under its names (the dashboard reads the active requests).
+            for series in ["http_server_request_duration", "hb_requests", "http_server_active_requests"] {
+                #expect(metrics.text.contains(series), "\(series) is exported")
+            }
             #expect(!metrics.text.contains(fixture.id(0)), "no tenant ids on an unauthenticated endpoint")
         }
     }
