@@ -251,6 +251,37 @@ import Testing
         }
     }
 
+    /// A local chatroom's effects applied by the room's own statement (#28)
+    /// are counted with the outbox's deliveries, as `outcome="in_statement"`:
+    /// they had dropped out of `roomkeeper_outbox_deliveries_total`, so the
+    /// outbox dashboards of a local tenant showed deliveries falling.
+    @Test func effectsAppliedInTheStatementAreCountedAsDeliveries() async throws {
+        let fixture = try await ServerFixture()
+        let base = "/t/\(fixture.id(0))/test-rooms"
+        try await fixture.live { http in
+            func inStatement() async throws -> Double {
+                let text = try await http.get("/metrics").text
+                let line = text.split(separator: "\n").first {
+                    $0.hasPrefix("roomkeeper_outbox_deliveries_total{") && $0.contains(#"kind="im""#) && $0.contains(#"outcome="in_statement""#)
+                }
+                return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } ?? 0
+            }
+            let created = try await http.request(.post, "\(base)/room/create", form: "sid=alice&name=counted")
+            let id = try #require(created.json["data"]?["roomId"]?.int64)
+            let before = try await inStatement()
+            #expect(try await http.request(.post, "\(base)/room/dissolve", form: "sid=alice&roomId=\(id)").json["code"]?.int64 == 200)
+            let tenant = fixture.id(0), chatroom = String(id)
+            let queued = try await fixture.database.query("""
+                SELECT count(*)::int FROM outbox WHERE tenant_id = \(tenant) AND room_id = \(id) AND payload ? 'closeChatroom'
+                """).decode(Int.self)
+            let closed = try await fixture.database.query("""
+                SELECT count(*)::int FROM im_events WHERE tenant_id = \(tenant) AND chatroom_id = \(chatroom) AND kind = 'closed'
+                """).decode(Int.self)
+            #expect(queued == [0] && closed == [1], "the close was the statement's")
+            #expect(try await inStatement() == before + 1)
+        }
+    }
+
     @Test func healthReadinessAndMetrics() async throws {
         let fixture = try await ServerFixture()
         try await fixture.live { http in

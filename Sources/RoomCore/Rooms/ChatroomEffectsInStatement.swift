@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import PostgresNIO
 
 /// A room's IM effects applied by the statement that decided them (#28),
@@ -75,7 +76,29 @@ struct ChatroomEffectsInStatement {
     }
 }
 
+extension ChatroomEffectsInStatement {
+    /// Counts the effects a committed statement applied with the outbox's
+    /// deliveries, as `roomkeeper_outbox_deliveries_total{outcome="in_statement"}`
+    /// (effects it queued instead are counted when the dispatcher delivers
+    /// them): without it a local tenant's deliveries seemed to fall to none.
+    func countApplied() {
+        for kind in queued.kinds {
+            Self.appliedCounters.value(for: kind) {
+                Counter(label: "roomkeeper_outbox_deliveries_total", dimensions: [("kind", kind), ("outcome", "in_statement")])
+            }.increment()
+        }
+    }
+
+    private static let appliedCounters = MadeOnce<String, Counter>()
+}
+
 extension PostgresQuery.StringInterpolation {
+    /// `, n` as a selected column: how many times `effects` were applied by
+    /// the statement (0 or 1; 0 when there are none).
+    mutating func appendInterpolation(chatroomEffectsApplied effects: ChatroomEffectsInStatement?) {
+        appendLiteral(effects == nil ? ", 0" : ", (SELECT count(*)::int FROM chatroom_gate)")
+    }
+
     /// `, …` CTEs that apply `effects` if the CTE `guardCTE` returned a row
     /// and no outbox entry of the room waits in its IM lane, and queue them
     /// in the outbox if it returned a row and one does.

@@ -67,7 +67,15 @@ struct RoomClose {
     /// version moved and write nothing (`RoomEngine.change` does the same).
     /// With `caller`: and only while that guessed session is live and its
     /// account not banned from the room (what the read would have checked).
-    func guardedQuery(version: Int64, caller: SessionGuess? = nil) -> PostgresQuery {
+    func closeGuarded(version: Int64, caller: SessionGuess? = nil, on database: Database) async throws -> Bool {
+        let rows = try await database.query(guardedQuery(version: version, caller: caller)).decode((Int, Int).self)
+        guard let (closed, applied) = rows.first else { return false }
+        // Counted once the commit is known (`database.query` confirms it).
+        if applied > 0 { chatroomEffects?.countApplied() }
+        return closed == 1
+    }
+
+    private func guardedQuery(version: Int64, caller: SessionGuess?) -> PostgresQuery {
         let room = rooms[0]
         return """
             WITH closed AS (
@@ -83,7 +91,7 @@ struct RoomClose {
             ), queued AS (
                 \(outboxInsert: outbox, at: now, onlyIf: "closed")
             )\(chatroomEffects: chatroomEffects, onlyIf: "closed", at: now)
-            SELECT count(*)::int FROM closed
+            SELECT count(*)::int\(chatroomEffectsApplied: chatroomEffects) FROM closed
             """
     }
 }

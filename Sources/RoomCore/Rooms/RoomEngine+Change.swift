@@ -147,9 +147,11 @@ extension RoomEngine {
             ), queued AS (
                 \(outboxInsert: outbox, at: now, onlyIf: "v")
             )\(chatroomEffects: inStatement, onlyIf: "v", at: now)
-            SELECT count(*)::int FROM v
+            SELECT count(*)::int\(chatroomEffectsApplied: inStatement) FROM v
             """)
-        return try rows.decode(Int.self).first == 1
+        guard let (written, applied) = try rows.decode((Int, Int).self).first else { return false }
+        if applied > 0 { inStatement?.countApplied() }
+        return written == 1
     }
 
     /// One row per key, the last saved: one statement may not write a row twice.

@@ -56,7 +56,7 @@ extension RoomEngine {
         let close = RoomClose(rooms: [room], reason: reason, actor: actor, now: now, effects: effects,
                               webhooks: { [tenants] in tenants($0)?.webhooks ?? [] }, chatrooms: tenant.chatroomsInRoomDatabase)
         let guess = SessionGuess(tokenHash: key.tokenHash, pluginID: pluginID, accid: account.accid)
-        guard try await database.query(close.guardedQuery(version: seen.version, caller: guess)).decode(Int.self).first == 1 else {
+        guard try await close.closeGuarded(version: seen.version, caller: guess, on: database) else {
             recentRooms.forget([room])
             sessions.forget(key)
             return nil
@@ -90,7 +90,7 @@ extension RoomEngine {
             let effects = try await closeEffects([room], reason: reason, actor: actor, now: now) { _, _ in [] }
             let close = RoomClose(rooms: [room], reason: reason, actor: actor, now: now, effects: effects,
                                   webhooks: { [tenants] in tenants($0)?.webhooks ?? [] }, chatrooms: tenant.chatroomsInRoomDatabase)
-            if try await database.query(close.guardedQuery(version: read.version)).decode(Int.self).first == 1 {
+            if try await close.closeGuarded(version: read.version, on: database) {
                 committed([RoomCommitted(Self.name(of: decision), [room])])
                 return Self.room(room, after: decision, now: now)
             }
