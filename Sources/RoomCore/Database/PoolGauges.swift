@@ -15,19 +15,31 @@ final class PoolGauges: Sendable {
     private let waiting = Atomic<Int>(0)
     private let inUse = Atomic<Int>(0)
 
+    /// Made once (`MadeOnce`): five lookups in the metrics registry a lease
+    /// were 0.6 % of figure 1's server samples.
+    private struct Handles: Sendable {
+        let waiting = Gauge(label: "roomkeeper_database_leases_waiting")
+        let inUse = Gauge(label: "roomkeeper_database_leases_in_use")
+        let waited = Timer(label: "roomkeeper_database_lease_wait_seconds", preferredDisplayUnit: .seconds)
+    }
+
+    private let made = MadeOnce<Bool, Handles>()
+    private var handles: Handles { made.value(for: true) { Handles() } }
+
     func startedWaiting() {
-        Gauge(label: "roomkeeper_database_leases_waiting").record(waiting.add(1, ordering: .relaxed).newValue)
+        handles.waiting.record(waiting.add(1, ordering: .relaxed).newValue)
     }
 
     /// The wait ended: with a connection (`lent`), or without (a timeout, a reroute, a cancellation).
     func stoppedWaiting(since started: ContinuousClock.Instant, lent: Bool) {
-        Gauge(label: "roomkeeper_database_leases_waiting").record(waiting.subtract(1, ordering: .relaxed).newValue)
+        let handles = handles
+        handles.waiting.record(waiting.subtract(1, ordering: .relaxed).newValue)
         guard lent else { return }
-        Timer(label: "roomkeeper_database_lease_wait_seconds", preferredDisplayUnit: .seconds).recordInterval(since: started)
-        Gauge(label: "roomkeeper_database_leases_in_use").record(inUse.add(1, ordering: .relaxed).newValue)
+        handles.waited.recordInterval(since: started)
+        handles.inUse.record(inUse.add(1, ordering: .relaxed).newValue)
     }
 
     func returned() {
-        Gauge(label: "roomkeeper_database_leases_in_use").record(inUse.subtract(1, ordering: .relaxed).newValue)
+        handles.inUse.record(inUse.subtract(1, ordering: .relaxed).newValue)
     }
 }

@@ -35,9 +35,19 @@ extension RoomEngine {
     }
 }
 
-/// `roomkeeper_room_transitions_total{kind, plugin}`.
+/// `roomkeeper_room_transitions_total{kind, plugin}`, each handle made once
+/// (`MadeOnce`: transition kinds and plugins are fixed sets).
 struct TransitionCounter: Sendable {
+    private struct Key: Hashable, Sendable {
+        let kind: String
+        let plugin: String
+    }
+
+    private static let made = MadeOnce<Key, Counter>()
+
     func increment(kind: String, plugin: String, by amount: Int = 1) {
-        Counter(label: "roomkeeper_room_transitions_total", dimensions: [("kind", kind), ("plugin", plugin)]).increment(by: amount)
+        Self.made.value(for: Key(kind: kind, plugin: plugin)) {
+            Counter(label: "roomkeeper_room_transitions_total", dimensions: [("kind", kind), ("plugin", plugin)])
+        }.increment(by: amount)
     }
 }
