@@ -201,19 +201,30 @@ public struct OutboxDispatcher: Service {
                 logger.error("could not record outbox failure", metadata: ["outbox": "\(entry.id)", "error": "\(error)"])
             }
         }
-        Counter(label: "roomkeeper_outbox_deliveries_total", dimensions: [("kind", entry.kind), ("outcome", outcome)]).increment()
-        Timer(label: "roomkeeper_outbox_delivery_seconds", dimensions: [("kind", entry.kind)], preferredDisplayUnit: .seconds)
-            .recordInterval(since: started)
+        Self.deliveries.value(for: [entry.kind, outcome]) {
+            Counter(label: "roomkeeper_outbox_deliveries_total", dimensions: [("kind", entry.kind), ("outcome", outcome)])
+        }.increment()
+        Self.deliverySeconds.value(for: entry.kind) {
+            Timer(label: "roomkeeper_outbox_delivery_seconds", dimensions: [("kind", entry.kind)], preferredDisplayUnit: .seconds)
+        }.recordInterval(since: started)
         if entry.kind == "webhook" {
             // By class, not code: a handful of series whatever receivers answer.
             // Tenant and endpoint are configured names (a few each): an
             // endpoint that keeps failing is an alert (ops/prometheus/alerts.yml).
             let answered = statusCode.map { "\($0 / 100)xx" } ?? "none"
-            Counter(label: "roomkeeper_webhook_attempts_total", dimensions: [
-                ("tenant", entry.tenantID), ("endpoint", entry.webhookEndpoint ?? "-"), ("outcome", outcome), ("status", answered),
-            ]).increment()
+            let endpoint = entry.webhookEndpoint ?? "-"
+            Self.webhookAttempts.value(for: [entry.tenantID, endpoint, outcome, answered]) {
+                Counter(label: "roomkeeper_webhook_attempts_total", dimensions: [
+                    ("tenant", entry.tenantID), ("endpoint", endpoint), ("outcome", outcome), ("status", answered),
+                ])
+            }.increment()
         }
     }
+
+    // Each series' handle made once (`MadeOnce`), keyed by its label values.
+    private static let deliveries = MadeOnce<[String], Counter>()
+    private static let deliverySeconds = MadeOnce<String, Timer>()
+    private static let webhookAttempts = MadeOnce<[String], Counter>()
 
     private func attempt(since started: ContinuousClock.Instant, statusCode: Int?, error: String?) -> OutboxStore.Attempt {
         let elapsed = ContinuousClock.now - started

@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import NIOCore
 import NIOHTTP1
+import RoomCore
 
 /// One vendor call as the adapters build it.
 struct ProviderRequest: Sendable {
@@ -97,11 +98,22 @@ struct ProviderHTTP: Sendable {
     }
 
     private func record(_ operation: String, outcome: String, since started: ContinuousClock.Instant) {
-        let dimensions = [("provider", provider), ("operation", operation), ("outcome", outcome)]
-        Timer(label: "roomkeeper_provider_call_duration_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds)
-            .recordInterval(since: started)
-        Counter(label: "roomkeeper_provider_calls_total", dimensions: dimensions).increment()
+        let handles = Self.callMetrics.value(for: [provider, operation, outcome]) {
+            let dimensions = [("provider", provider), ("operation", operation), ("outcome", outcome)]
+            return CallMetrics(seconds: Timer(label: "roomkeeper_provider_call_duration_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds),
+                               calls: Counter(label: "roomkeeper_provider_calls_total", dimensions: dimensions))
+        }
+        handles.seconds.recordInterval(since: started)
+        handles.calls.increment()
     }
+
+    private struct CallMetrics: Sendable {
+        let seconds: Timer
+        let calls: Counter
+    }
+
+    /// Made once per (provider, operation, outcome) (`MadeOnce`).
+    private static let callMetrics = MadeOnce<[String], CallMetrics>()
 }
 
 
