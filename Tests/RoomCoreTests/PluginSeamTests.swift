@@ -1,4 +1,5 @@
 import Foundation
+@testable import RoomCore
 import RoomkeeperBuild
 import Testing
 
@@ -22,6 +23,30 @@ import Testing
         let coreTables = try Regex(#"\b(rooms|room_members|room_events|outbox)\b"#)
         let offenders = sources.filter { $0.text.contains(coreTables) }.map(\.file)
         #expect(offenders.isEmpty, "SQL on the engine's tables belongs to the engine: \(offenders)")
+    }
+
+    /// Every statement a plugin's store sends passes the scope check the
+    /// engine applies when it runs (`TableScope`), read from the source, so
+    /// one that runs rarely is checked too: it names only the plugin's own
+    /// tables, and the engine's only where they are shared for reading
+    /// (`accounts`, `live_streams`), never written.
+    @Test func everyPluginStatementStaysInItsPluginsTables() throws {
+        let manager = FileManager.default
+        let statement = try Regex(#"tables\.query\("""(.*?)""""#).dotMatchesNewlines()
+        var checked = 0
+        for plugin in Build.plugins.plugins {
+            let folder = try #require(try manager.contentsOfDirectory(at: Self.pluginsDirectory, includingPropertiesForKeys: nil).first {
+                $0.lastPathComponent.lowercased() == plugin.id.replacingOccurrences(of: "-", with: "")
+            }, "\(plugin.id)'s sources")
+            for file in try manager.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) where file.pathExtension == "swift" {
+                for match in try String(contentsOf: file, encoding: .utf8).matches(of: statement) {
+                    let sql = String(match.output[1].substring ?? "")
+                    checked += 1
+                    #expect(TableScope.tableRefusal(sql, own: Set(plugin.tables)) == nil, "\(file.lastPathComponent): \(sql.prefix(120))")
+                }
+            }
+        }
+        #expect(checked >= 40, "every store's statements were read (\(checked))")
     }
 
     @Test func noPluginWritesTheOutboxOrWakesItsDispatcher() throws {
