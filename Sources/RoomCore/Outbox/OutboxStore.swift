@@ -121,7 +121,18 @@ public struct OutboxStore: Sendable {
                 UPDATE outbox SET status = \(status), next_attempt_at = coalesce(\(retryAt), next_attempt_at),
                        delivered_at = CASE WHEN \(status) = 'delivered' THEN \(attempt.at) END, last_error = \(error), claimed_until = NULL
                 WHERE tenant_id = \(entry.tenantID) AND outbox_id = \(entry.id) AND status = 'pending'
-                RETURNING tenant_id, outbox_id, attempts)
+                RETURNING tenant_id, outbox_id, attempts, room_id, lane
+            ), behind AS (
+                -- A retry's lane waits with it (only a lane's first entry may
+                -- go): due, the entries behind it were read and passed over by
+                -- every claim of every tenant until it went (188 ms a claim
+                -- with 20,000 of them behind 10 failing rooms).
+                UPDATE outbox b SET next_attempt_at = \(retryAt)
+                FROM done
+                WHERE \(retryAt)::timestamptz IS NOT NULL
+                  AND b.tenant_id = done.tenant_id AND b.room_id = done.room_id AND b.lane = done.lane
+                  AND b.status = 'pending' AND b.outbox_id > done.outbox_id AND b.next_attempt_at < \(retryAt)
+            )
             INSERT INTO outbox_attempts (tenant_id, outbox_id, attempt, at, outcome, status_code, latency_ms, error)
             SELECT tenant_id, outbox_id, attempts, \(attempt.at), \(outcome.rawValue), \(attempt.statusCode), \(attempt.latencyMS), \(attempt.error) FROM done
             RETURNING 1
