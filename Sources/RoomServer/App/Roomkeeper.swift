@@ -102,8 +102,7 @@ public struct Roomkeeper: Sendable {
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: RequestTracing())
         router.add(middleware: RequestDeadlineMiddleware(seconds: options.requestSeconds))
-        router.add(middleware: ServerRequestMetrics())
-        router.add(middleware: TenantRequestMetrics(tenants: services.tenants, clock: services.clock))
+        router.add(middleware: RequestMetrics(tenants: services.tenants, clock: services.clock))
         router.add(middleware: MethodNotAllowedMiddleware(table: table))
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry,
                   metricsKeyDigest: options.metricsKey.map(Secrets.sha256Hex)).register(on: router)

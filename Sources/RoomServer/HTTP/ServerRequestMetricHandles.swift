@@ -5,7 +5,7 @@ import RoomCore
 /// Hummingbird's request series, under Hummingbird's names and labels
 /// (`hb_requests`, `http_server_request_duration`, `hb_request_errors`,
 /// `http_server_active_requests`: the dashboard's active-requests panel
-/// reads the last), recorded once the answer is made.
+/// reads the last), recorded by `RequestMetrics` once the answer is made.
 ///
 /// Why not Hummingbird's `MetricsMiddleware`: it records after the body is
 /// written by wrapping every answer's body in a closure, and a closure body
@@ -13,29 +13,7 @@ import RoomCore
 /// `write`). Every answer went out in two writes: 3 of a flow's 13 `write`
 /// calls under strace (#28). Our answers are whole buffers when made, so
 /// the time to write them is the socket's, not the request's.
-struct ServerRequestMetrics<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let started = ContinuousClock.now
-        let method = request.method
-        let active = ServerRequestMetricHandles.shared.active(method: method)
-        active.increment()
-        defer { active.decrement() }
-        do {
-            let response = try await next(request, context)
-            let handles = ServerRequestMetricHandles.shared.handles(route: context.endpointPath ?? "Unknown", method: method, status: response.status)
-            handles.requests.increment()
-            handles.duration.recordInterval(since: started)
-            return response
-        } catch {
-            let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            let handles = ServerRequestMetricHandles.shared.handles(route: context.endpointPath ?? "NotFound", method: method, status: status)
-            handles.requests.increment()
-            handles.errors.increment()
-            throw error
-        }
-    }
-}
-
+///
 /// Each series' handle, made once (`MadeOnce`); bounded by the route
 /// templates, the methods and the statuses answered.
 final class ServerRequestMetricHandles: Sendable {

@@ -2,13 +2,17 @@ import Hummingbird
 import Metrics
 import RoomCore
 
-/// Requests and their latency by tenant and route template (#30: the
-/// dashboard's per-tenant panels, and requests counted per tenant):
-/// `roomkeeper_http_requests_total{tenant, route, status}` and
-/// `roomkeeper_http_request_duration_seconds{tenant, route}`. Hummingbird's
-/// own `hb_requests` has no tenant. A tenant label is only ever a configured
-/// tenant's id ("-" otherwise: a path's made-up tenant must not make series).
-struct TenantRequestMetrics: RouterMiddleware {
+/// Every request counted once, in both series families, by one middleware:
+/// - by tenant and route template (#30: the dashboard's per-tenant panels,
+///   and requests counted per tenant): `roomkeeper_http_requests_total{tenant,
+///   route, status}` and `roomkeeper_http_request_duration_seconds{tenant,
+///   route}`. A tenant label is only ever a configured tenant's id ("-"
+///   otherwise: a path's made-up tenant must not make series);
+/// - Hummingbird's own series under its names (`ServerRequestMetricHandles`),
+///   recorded once the answer is made rather than by Hummingbird's
+///   `MetricsMiddleware`, whose post-write closure sent each answer in two
+///   writes.
+struct RequestMetrics: RouterMiddleware {
     typealias Context = RoomRequestContext
 
     let tenants: TenantDirectory
@@ -17,24 +21,30 @@ struct TenantRequestMetrics: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
-        let status: Int
+        let active = ServerRequestMetricHandles.shared.active(method: request.method)
+        active.increment()
+        defer { active.decrement() }
         do {
             let response = try await next(request, context)
-            status = Int(response.status.code)
-            record(context, status: status, since: started)
+            record(request, context, status: response.status, failed: false, since: started)
             return response
         } catch {
-            record(context, status: Int((error as? any HTTPResponseError)?.status.code ?? 500), since: started)
+            record(request, context, status: (error as? any HTTPResponseError)?.status ?? .internalServerError, failed: true, since: started)
             throw error
         }
     }
 
-    private func record(_ context: Context, status: Int, since started: ContinuousClock.Instant) {
+    private func record(_ request: Request, _ context: Context, status: HTTPResponse.Status, failed: Bool, since started: ContinuousClock.Instant) {
         let tenant = context.parameters.get("tenant").flatMap { tenants[$0] != nil ? $0 : nil } ?? "-"
         if tenant != "-" { UsageCounters.shared.record(.apiRequest, tenant: tenant, at: clock.now()) }
-        let handles = RequestMetricHandles.shared.handles(tenant: tenant, route: context.endpointPath ?? "unknown", status: status)
+        let handles = RequestMetricHandles.shared.handles(tenant: tenant, route: context.endpointPath ?? "unknown", status: Int(status.code))
         handles.requests.increment()
         handles.duration.recordInterval(since: started)
+        // Hummingbird's: a thrown error counts as an error, without a duration.
+        let server = ServerRequestMetricHandles.shared.handles(route: context.endpointPath ?? (failed ? "NotFound" : "Unknown"),
+                                                               method: request.method, status: status)
+        server.requests.increment()
+        if failed { server.errors.increment() } else { server.duration.recordInterval(since: started) }
     }
 }
 
