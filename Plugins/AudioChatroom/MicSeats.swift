@@ -111,6 +111,8 @@ public enum SeatRefusal: Error, Sendable, Equatable {
     case hostHasNoSeat
     case illegal(command: String, status: Int)
     case alreadySeated(index: Int)
+    /// The invited account is banned from the room (#41).
+    case banned
 }
 
 public struct SeatOutcome: Sendable, Equatable {
@@ -124,8 +126,9 @@ public struct SeatOutcome: Sendable, Equatable {
 public enum MicSeats {
     /// `mutedBy`: who muted the accounts concerned, for the mutes in force
     /// (#29): a muted member who applies or is invited takes the seat muted.
+    /// `banned`: the accounts concerned a ban keeps out: never invited.
     public static func decide(_ command: SeatCommand, seat index: Int, in seats: [MicSeat], by actor: AccountID, isHost: Bool,
-                              mutedBy: [AccountID: String] = [:]) -> Result<SeatOutcome, SeatRefusal> {
+                              mutedBy: [AccountID: String] = [:], banned: Set<AccountID> = []) -> Result<SeatOutcome, SeatRefusal> {
         guard let current = seats.first(where: { $0.index == index }) else { return .failure(.illegal(command: command.name, status: -1)) }
         if command.hostOnly && !isHost { return .failure(.notHost) }
         var seat = current
@@ -175,6 +178,7 @@ public enum MicSeats {
             return .success(SeatOutcome(seat: emptied(SeatReason.rejected), notifyHost: nil))
 
         case .invite(let member):
+            if banned.contains(member.account) { return .failure(.banned) }
             guard current.phase == .empty, !current.closed else { return .failure(illegal) }
             if let other = seated(member.account) { return .failure(.alreadySeated(index: other.index)) }
             seat.phase = .onMic

@@ -28,7 +28,7 @@ enum RoomRoutes {
     }
 
     static let routes: [ClientRoute<Settings>] = [
-        ClientRoute("/room/list") { call in
+        ClientRoute("/room/list", effect: .reads) { call in
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
             let (listed, total) = try await call.rooms.list(limit: limit, offset: offset)

@@ -60,7 +60,7 @@ enum SeatRoutes {
             ClientRoute("/mic/\(name)") { call in
                 try await move(call, command: try command(call))
             }
-        } + [ClientRoute("/mic/list") { call in
+        } + [ClientRoute("/mic/list", effect: .reads) { call in
             let roomID = try call.parameters.requiredInt64("roomId")
             let room = try await call.rooms.live(roomID)
             // A read: no lock, the seats as last committed.
@@ -93,7 +93,7 @@ enum SeatRoutes {
             guard let chatroom = room.imChatroomID else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
             let command = command(account)
             let outcome = try MicSeats.decide(command, seat: Int(index), in: state.rows, by: account.accid, isHost: account.accid == room.owner,
-                                              mutedBy: state.mutedBy)
+                                              mutedBy: state.mutedBy, banned: state.banned)
                 .mapError(clientError).get()
             var change = RoomChange<MicSeat>()
             change.save(outcome.seat)
@@ -118,6 +118,7 @@ enum SeatRoutes {
         case .hostHasNoSeat: ClientError(code: NetEase.forbidden, message: "the host is always on mic and takes no seat")
         case .illegal(let command, let status): ClientError(code: NetEase.seatStateConflict, message: "cannot \(command) a seat in status \(status)")
         case .alreadySeated(let index): ClientError(code: NetEase.alreadySeated, message: "already on or applying for seat \(index)")
+        case .banned: ClientError(code: NetEase.forbidden, message: "account is banned from this room")
         }
     }
 }

@@ -71,7 +71,7 @@ enum DeviceRoutes {
             return EmptyObject()
         },
 
-        ClientRoute("/device/list") { call in
+        ClientRoute("/device/list", effect: .reads) { call in
             let account = try await NetEase.account(call)
             let devices = try await HeadsetStore(tables: call.tables).devices(of: account.accid).map {
                 Device(deviceId: $0.deviceID, boundAt: $0.boundAt.epochMilliseconds, roomId: $0.roomID)

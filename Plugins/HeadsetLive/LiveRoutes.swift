@@ -106,7 +106,7 @@ enum LiveRoutes {
 
         /// Rooms whose stream is live now, latest deadline (newest) first. Pull URLs are signed
         /// credentials: only a logged-in app gets them.
-        ClientRoute("/live/list", methods: [.get, .post]) { call in
+        ClientRoute("/live/list", methods: [.get, .post], effect: .reads) { call in
             _ = try await NetEase.account(call)
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
@@ -123,7 +123,7 @@ enum LiveRoutes {
             return Listing(total: total, list: list)
         },
 
-        ClientRoute("/live/query", methods: [.get, .post]) { call in
+        ClientRoute("/live/query", methods: [.get, .post], effect: .reads) { call in
             let viewer = try await NetEase.account(call)
             let roomID = try call.parameters.requiredInt64("roomId")
             // A viewer's way in: its pull URLs are signed credentials (#29).

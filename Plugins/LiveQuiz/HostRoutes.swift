@@ -122,7 +122,7 @@ enum HostRoutes {
             return EmptyObject()
         },
 
-        ClientRoute("/quiz/host/result/query") { call in
+        ClientRoute("/quiz/host/result/query", effect: .reads) { call in
             let (game, _) = try await host(call)
             return try await result(call, game: game, questionID: try call.parameters.requiredInt64("questionId"))
         },

@@ -33,7 +33,7 @@ enum AccountRoutes {
             try await call.throttle(.newAccount)
             let accounts = call.accounts
             let account = Account(accid: accid, nickname: nickname, role: Role.student.rawValue)
-            let hash = try await CPUWork.run { Bcrypt.hash(password, cost: bcryptCost) }
+            let hash = try await SlowHash.run(tenant: call.tenant.id) { Bcrypt.hash(password, cost: bcryptCost) }
             guard try await accounts.create(account, passwordHash: hash) else {
                 throw ClientError(code: LessonCodes.accountExists, message: "accid \(accid) is already registered")
             }
@@ -42,7 +42,7 @@ enum AccountRoutes {
             // registering again works once the provider is back.
             let credentials: IMCredentials
             do {
-                credentials = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: nickname, token: password))
+                credentials = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: nickname, token: password, tokenHash: hash))
             } catch {
                 try? await accounts.delete(accid)
                 throw error
@@ -66,7 +66,7 @@ enum AccountRoutes {
             // tenant. Failures are limited per account and address (#27).
             let matches = try await call.checkLogin(accid) {
                 guard let hash else { return false }
-                return try await CPUWork.run { Bcrypt.verify(password, hash: hash) }
+                return try await SlowHash.run(tenant: call.tenant.id) { Bcrypt.verify(password, hash: hash) }
             }
             guard matches else {
                 throw ClientError(code: LessonCodes.wrongPassword, message: "wrong password for \(accid)")
@@ -74,7 +74,8 @@ enum AccountRoutes {
             // The app logs in to IM with the same MD5 on every start: the right
             // password renews the IM token (students lost IM 7 days after
             // registering, and for good after a revoke, when only /user/reg issued it).
-            _ = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: account.nickname, token: password))
+            // The password's hash just verified it: the IM keeps it, not a second bcrypt.
+            _ = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: account.nickname, token: password, tokenHash: hash))
             let session = try await accounts.openSession(accid: accid, ttlSeconds: call.settings.sessionTTLSeconds)
             return Checked(accid: accid, nickname: account.nickname, userType: role.userType, sid: session.sid,
                            availableAt: session.expiresAt.epochMilliseconds)

@@ -65,7 +65,7 @@ enum LessonRoutes {
             }
         },
 
-        ClientRoute("/room/query") { call in
+        ClientRoute("/room/query", effect: .reads) { call in
             let student = try await AccountRoutes.account(call, as: .student)
             let lessons = try await LessonStore(tables: call.tables).active(student: student.accid)
             // The booking student (only) sees the teacher's password again, to
@@ -82,7 +82,7 @@ enum LessonRoutes {
             return Listing(total: list.count, list: list)
         },
 
-        ClientRoute("/teacher/room/query") { call in
+        ClientRoute("/teacher/room/query", effect: .reads) { call in
             let teacher = try await AccountRoutes.account(call, as: .teacher)
             let lessons = try await LessonStore(tables: call.tables).active(teacher: teacher.accid)
             return Listing(total: lessons.count, list: lessons.map {
@@ -146,12 +146,12 @@ enum LessonRoutes {
         let accounts = call.accounts
         let password = String((0..<8).map { _ in "abcdefghijkmnpqrstuvwxyz23456789".randomElement()! })
         let md5 = AccountRoutes.md5(password)
-        let hash = try await CPUWork.run { Bcrypt.hash(md5, cost: AccountRoutes.bcryptCost) }
+        let hash = try await SlowHash.run(tenant: call.tenant.id) { Bcrypt.hash(md5, cost: AccountRoutes.bcryptCost) }
         for _ in 0..<5 {
             let digits = String(UInt64.random(in: 10_000_000...99_999_999))
             let teacher = Account(accid: "t" + digits, nickname: "老师" + digits.suffix(4), role: AccountRoutes.Role.teacher.rawValue)
             guard try await accounts.create(teacher, passwordHash: hash) else { continue }
-            _ = try await call.tenant.im.createAccount(IMAccount(accid: teacher.accid, name: teacher.nickname, token: md5))
+            _ = try await call.tenant.im.createAccount(IMAccount(accid: teacher.accid, name: teacher.nickname, token: md5, tokenHash: hash))
             return (teacher, password)
         }
         throw RoomError.invalid(field: "accid", reason: "could not allocate a teacher account")

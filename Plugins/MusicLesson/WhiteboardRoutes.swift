@@ -69,7 +69,7 @@ enum WhiteboardRoutes {
         },
 
         /// The final picture, also after the lesson ended.
-        ClientRoute("/room/whiteboard/replay") { call in
+        ClientRoute("/room/whiteboard/replay", effect: .reads) { call in
             let (_, lesson) = try await party(call)
             let packets = try await LessonStore(tables: call.tables).whiteboard(lesson.roomID).map { author, data in
                 WhiteboardReplay.Packet(author: author, commands: (try? WhiteboardParser.parse(data).get()) ?? [])

@@ -17,12 +17,12 @@ enum RoomRoutes {
             return SealMicReads.Summary(room, memberCount: 1)
         },
 
-        ClientRoute("/room/list", methods: [.get, .post]) { call in
+        ClientRoute("/room/list", methods: [.get, .post], effect: .reads) { call in
             _ = try await SealMicAuth.account(call)
             return try await SealMicReads(call).openRooms(limit: call.policy.maxRooms ?? 1_000)
         },
 
-        ClientRoute("/room/detail", methods: [.get, .post]) { call in
+        ClientRoute("/room/detail", methods: [.get, .post], effect: .reads) { call in
             _ = try await SealMicAuth.account(call)
             return try await SealMicReads(call).detail(try await liveRoom(call))
         },
@@ -65,7 +65,7 @@ enum RoomRoutes {
             return true
         },
 
-        ClientRoute("/room/member/list", methods: [.get, .post]) { call in
+        ClientRoute("/room/member/list", methods: [.get, .post], effect: .reads) { call in
             let account = try await SealMicAuth.account(call)
             let room = try await liveRoom(call)
             let reads = SealMicReads(call)

@@ -130,6 +130,8 @@ import Testing
         #expect(decide(.accept, empty, by: host) == .failure(.illegal(command: "accept", status: 0)))
         #expect(decide(.kick, applying, by: host) == .failure(.illegal(command: "kick", status: 1)))
         #expect(decide(.invite(ben), onMic, by: host) == .failure(.illegal(command: "invite", status: 2)))
+        // #41: a banned account is never invited, whatever the seat.
+        #expect(MicSeats.decide(.invite(ben), seat: 1, in: [empty], by: host, isHost: true, banned: ["ben"]) == .failure(.banned))
         #expect(decide(.close, onMic, by: host) == .failure(.illegal(command: "close", status: 2)))
         #expect(decide(.open, empty, by: host) == .failure(.illegal(command: "open", status: 0)))
         #expect(decide(.unmask, empty, by: host) == .failure(.illegal(command: "unmask", status: 0)))

@@ -27,4 +27,25 @@ import Testing
             #expect(data(try await room.move(http, "apply", sid: guest.sid, index: 1))?["status"] == .number(1))
         }
     }
+
+    /// #41: the host invited a banned account onto a seat: the invitee is
+    /// a door too, asked of the same rule in the change's read.
+    @Test func aHostInvitesNoBannedAccountOntoASeat() async throws {
+        let fixture = try await AudioChatroomFixture()
+        try await fixture.server.live { http in
+            let room = try await SeatTests.Room.open(fixture, http)
+            let guest = try await room.guest(http)
+            let banned = try await http.post("/admin/v1/tenants/\(fixture.server.id(0))/rooms/\(room.roomID)/bans", key: fixture.server.operatorKey,
+                                             json: #"{"account":"\#(guest.accid)"}"#)
+            #expect(banned.status == .created)
+            let refused = try await room.move(http, "invite", sid: room.hostSID, index: 2, extra: "&account=\(guest.accid)")
+            #expect(refused["code"]?.int64 == 403 && refused["msg"]?.string?.contains("banned") == true, "\(refused)")
+            let seats = try #require(data(try await http.form("\(room.base)/mic/list", "roomId=\(room.roomID)")))
+            guard case .array(let list)? = seats["list"] else { Issue.record("seats"); return }
+            #expect(list[2]["status"] == .number(0), "the seat stays empty")
+            let other = try await room.guest(http)
+            let invited = try await room.move(http, "invite", sid: room.hostSID, index: 2, extra: "&account=\(other.accid)")
+            #expect(data(invited)?["status"] != nil, "an account in good standing is invited: \(invited)")
+        }
+    }
 }

@@ -59,6 +59,13 @@ import Testing
             #expect(walled["msg"]?.string?.contains("failed logins") == true)
             let neighbour = try await check(http, fixture, other, password: md5("pw"))
             #expect(neighbour["code"] == .number(200), "another account from the same address still logs in")
+            // #41: the wall is the guesser's address, not the account: its
+            // owner, elsewhere, still logs in with the right password.
+            let owner = AddressedHTTP(port: try #require(http.client.port), from: "127.0.0.2")
+            let elsewhere = try await owner.form("\(fixture.base())/user/check", "accid=\(student)&nickname=Stu&password=\(md5("pw"))")
+            #expect(elsewhere.json["code"] == .number(200), "the right password from an address without failures: \(elsewhere.text)")
+            let wrongThere = try await owner.form("\(fixture.base())/user/check", "accid=\(student)&nickname=Stu&password=\(md5("nope"))")
+            #expect(wrongThere.json["code"] != .number(200) && wrongThere.json["code"] != .number(416), "one failure there is counted, not walled")
         }
     }
 
@@ -103,6 +110,55 @@ import Testing
             #expect(try await refusedLogin(port: port, fixture, student) == .unknown(4001), "revoked")
             #expect(try await check(http, fixture, student, password: md5("pw"))["code"] == .number(200))
             #expect(try await logsIn(port: port, fixture, student, token: md5("pw")), "logging in again with the password lifts the revoke")
+        }
+    }
+
+    /// #41: a login bcrypted the password twice: once to check it, once to
+    /// store the IM token (the same MD5). The hash that verified it is kept.
+    @Test func theHashThatVerifiedThePasswordIsTheIMTokensHash() async throws {
+        let fixture = try await LessonFixture()
+        try await fixture.server.live { http in
+            let student = "s" + uniqueID()
+            try await register(http, fixture, student)
+            #expect(try await check(http, fixture, student, password: md5("pw"))["code"] == .number(200))
+            let hashes = try await fixture.server.database.query("""
+                SELECT a.password_hash, i.token_hash FROM accounts a JOIN im_accounts i ON i.tenant_id = a.tenant_id AND i.accid = a.accid
+                WHERE a.tenant_id = \(fixture.server.id(0)) AND a.accid = \(student)
+                """).decode((String, String).self)
+            #expect(hashes.count == 1 && hashes.first?.0 == hashes.first?.1, "no second bcrypt of the same MD5")
+            #expect(try await logsIn(port: try #require(http.client.port), fixture, student, token: md5("pw")), "and it logs in to IM")
+        }
+    }
+
+    /// #41: right passwords looped from one address are limited too (each
+    /// costs a bcrypt); the account's owner elsewhere is not.
+    @Test func rightPasswordsLoopedFromOneAddressAreLimited() async throws {
+        let fixture = try await LessonFixture()
+        try await fixture.server.live { http in
+            let student = "s" + uniqueID()
+            try await register(http, fixture, student)
+            for _ in 0..<FailedLogins.attemptsPerMinute {
+                #expect(try await check(http, fixture, student, password: md5("pw"))["code"] == .number(200))
+            }
+            let looped = try await check(http, fixture, student, password: md5("pw"))
+            #expect(looped["code"] == .number(416), "past 20 a minute from one address: \(looped)")
+            let owner = AddressedHTTP(port: try #require(http.client.port), from: "127.0.0.2")
+            let elsewhere = try await owner.form("\(fixture.base())/user/check", "accid=\(student)&nickname=Stu&password=\(md5("pw"))")
+            #expect(elsewhere.json["code"] == .number(200), "\(elsewhere.text)")
+        }
+    }
+
+    /// #41: a purged guest's id is retired so no new guest inherits what
+    /// still names it; registering it as a named account did.
+    @Test func aRetiredIdIsNotRegisteredAgain() async throws {
+        let fixture = try await LessonFixture()
+        try await fixture.server.live { http in
+            let retired = "r" + uniqueID()
+            try await fixture.server.database.query("""
+                INSERT INTO retired_accounts (tenant_id, accid, retired_at) VALUES (\(fixture.server.id(0)), \(retired), now())
+                """)
+            let reg = try await http.form("\(fixture.base())/user/reg", "accid=\(retired)&nickname=Stu&password=\(md5("pw"))")
+            #expect(reg["code"] == .number(901), "taken, as a live account's id is: \(reg)")
         }
     }
 }

@@ -195,6 +195,30 @@ import Testing
             try await fixture.engine.join(room.id, account: "troll", in: fixture.tenant, pluginID: nil)
         }
     }
+
+    /// #41: one ban in force a scope, and a new one took its terms, so a
+    /// host's 1-second kick replaced an admin's ban for good. The stricter
+    /// stands; only an admin may change an admin's ban's terms to shorter.
+    @Test func aHostsShortKickNeverShortensAnAdminsBan() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "host")
+        _ = try await fixture.engine.join(room.id, account: "troll", in: fixture.tenant, pluginID: nil)
+        let admins = try await fixture.engine.ban(room.id, account: "troll", reason: "abuse", by: .admin, in: fixture.tenant, pluginID: nil)
+        let kicked = try await fixture.engine.kick(room.id, account: "troll", forSeconds: 1, reason: "go", by: .account("host"),
+                                                   in: fixture.tenant, pluginID: nil)
+        #expect(kicked?.id == admins.id && kicked?.expiresAt == nil && kicked?.reason == "abuse", "the admin's ban stands: \(String(describing: kicked))")
+        fixture.clock.advance(by: 5)
+        await #expect(throws: RoomError.banned, "still out after the kick's second") {
+            try await fixture.engine.join(room.id, account: "troll", in: fixture.tenant, pluginID: nil)
+        }
+        // A longer ban by anyone replaces a shorter one; an admin may set any terms.
+        let hour = try await fixture.engine.ban(room.id, account: "troll", until: fixture.clock.now().addingTimeInterval(3_600), reason: "an hour",
+                                                by: .admin, in: fixture.tenant, pluginID: nil)
+        #expect(hour.expiresAt == fixture.clock.now().addingTimeInterval(3_600), "an admin shortens its own ban")
+        let day = try await fixture.engine.ban(room.id, account: "troll", until: fixture.clock.now().addingTimeInterval(86_400), reason: "a day",
+                                               by: .account("host"), in: fixture.tenant, pluginID: nil)
+        #expect(day.expiresAt == fixture.clock.now().addingTimeInterval(86_400) && day.reason == "a day", "a stricter ban wins whoever makes it")
+    }
 }
 
 /// Room ids handed out in order, for a test that needs collisions.

@@ -13,10 +13,12 @@ import Testing
         let strict = WebhookAddressPolicy.strict
         for host in ["127.0.0.1", "127.8.8.8", "10.1.2.3", "169.254.169.254", "172.16.0.1", "172.31.255.255", "192.168.1.1", "100.64.0.1",
                      "0.0.0.0", "224.0.0.1", "[::1]", "[::]", "[fd00::1]", "[fe80::1]", "[::ffff:127.0.0.1]", "[::ffff:169.254.169.254]",
-                     "[64:ff9b::10.0.0.1]", "localhost", "LOCALHOST.", "db.localhost", "metadata.google.internal", "printer.local"] {
+                     "[64:ff9b::10.0.0.1]",
+                     // #41: IPv4-compatible, local-use NAT64, site-local, and 6to4 wrapping a private address.
+                     "[::8.8.8.8]", "[::127.0.0.1]", "[64:ff9b:1::1]", "[fec0::1]", "[2002:7f00:1::1]", "[2002:a00:1::5]", "localhost", "LOCALHOST.", "db.localhost", "metadata.google.internal", "printer.local"] {
             #expect(strict.refusal(host: host) != nil, "\(host) is refused")
         }
-        for host in ["93.184.216.34", "172.32.0.1", "8.8.8.8", "[2606:4700::1111]", "[::ffff:8.8.8.8]", "example.com", "hooks.example.org"] {
+        for host in ["93.184.216.34", "172.32.0.1", "8.8.8.8", "[2606:4700::1111]", "[::ffff:8.8.8.8]", "[2002:808:808::1]", "example.com", "hooks.example.org"] {
             #expect(strict.refusal(host: host) == nil, "\(host) is allowed")
         }
         let allowing = try WebhookAddressPolicy.parse("127.0.0.1, 10.1.0.0/16, hooks.internal, fd00::/8").get()

@@ -24,16 +24,23 @@ public final class RawConnection: Sendable {
         self.collector = collector
     }
 
-    public static func open(port: Int) async throws -> RawConnection {
+    /// `from`: the client's own address (127.0.0.2 is a second client of
+    /// the loopback range: abuse tests speak from it as another address).
+    public static func open(port: Int, from source: String? = nil) async throws -> RawConnection {
         let collector = Collector()
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) } }
-            .connect(host: "127.0.0.1", port: port).get()
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
+        let channel = try await bootstrap.connect(host: "127.0.0.1", port: port).get()
         return RawConnection(channel: channel, collector: collector)
     }
 
     public func write(_ text: String) async throws {
         try await channel.writeAndFlush(channel.allocator.buffer(string: text))
+    }
+
+    public func write(bytes: [UInt8]) async throws {
+        try await channel.writeAndFlush(channel.allocator.buffer(bytes: bytes))
     }
 
     /// What the server sent so far.

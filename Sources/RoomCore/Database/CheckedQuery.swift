@@ -31,14 +31,25 @@ extension PostgresConnection {
             span.attributes["db.system.name"] = "postgresql"
             return try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
                 guard !self.isClosed else { throw DatabaseUnavailable("the database connection closed") }
-                return try await DatabaseDeadline.bounding(self) { try await self.runUnbounded(query, logger: logger) }
+                let text = PreparedStatements.text(for: query)
+                // Outside a transaction block a write commits after its rows
+                // (CommitConfirmation.swift): it is done only once that is known.
+                let commits = !self.isInTransactionBlock && (text?.mayWrite ?? StatementEffect.mayWrite(query.sql))
+                var sent = false
+                do {
+                    return try await DatabaseDeadline.bounding(self) {
+                        sent = true
+                        return try await self.runUnbounded(query, text: text, confirmingCommit: commits, logger: logger)
+                    }
+                } catch where commits && sent && CommitNotConfirmed.brokeAfterSending(error) {
+                    throw CommitNotConfirmed(reason: LoggableError.describe(error))
+                }
             }
         }
     }
 
     /// `run` within its deadline, on the connection's event loop.
-    private func runUnbounded(_ query: PostgresQuery, logger: Logger) async throws -> QueryRows {
-        let text = PreparedStatements.text(for: query)
+    private func runUnbounded(_ query: PostgresQuery, text: AnyPreparedStatement.Text?, confirmingCommit: Bool, logger: Logger) async throws -> QueryRows {
         let rows: [PostgresRow]
         if let text {
             do {
@@ -57,11 +68,7 @@ extension PostgresConnection {
         } else {
             rows = try await self.query(query, logger: logger).collect()
         }
-        // Outside a transaction block a write commits after its rows
-        // (CommitConfirmation.swift): it is done only once that is known.
-        if !self.isInTransactionBlock, text?.mayWrite ?? StatementEffect.mayWrite(query.sql) {
-            try await self.confirmCommit(logger: logger)
-        }
+        if confirmingCommit { try await self.confirmCommit(logger: logger) }
         return QueryRows(rows)
     }
 }

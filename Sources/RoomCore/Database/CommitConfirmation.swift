@@ -29,8 +29,15 @@ enum StatementEffect {
         "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT", "SAVEPOINT", "RELEASE", "SET", "SHOW", "RESET",
         "LISTEN", "UNLISTEN", "DEALLOCATE", "DISCARD", "EXPLAIN",
     ]
-    /// Words that make a read write: data-modifying CTEs, sequences, NOTIFY.
-    private static let writing: Set<Substring> = ["INSERT", "DELETE", "MERGE", "TRUNCATE", "NEXTVAL", "SETVAL", "PG_NOTIFY", "COPY"]
+    /// Words that make a read write: data-modifying CTEs, sequences, NOTIFY,
+    /// and our own functions that write (`writingFunctions`).
+    private static let writing: Set<Substring> = Set(["INSERT", "DELETE", "MERGE", "TRUNCATE", "NEXTVAL", "SETVAL", "PG_NOTIFY", "COPY"]
+                                                     + writingFunctions.map { Substring($0.uppercased()) })
+    /// The functions of `schema/` that write, called as `SELECT f(…)`: the
+    /// feed's stamp gives places, and a place is handed out only once its
+    /// commit is confirmed (#41). `StatementEffectTests` checks that every
+    /// such function of the schema is here.
+    static let writingFunctions = ["roomkeeper_feed_stamp"]
 
     /// Whether `sql` may write when it runs on its own (its commit is then
     /// the implicit one). Unknown statements are taken as writes.
@@ -74,7 +81,26 @@ enum TransactionBlock {
 /// "unavailable, try again").
 struct CommitNotConfirmed: Error, CustomStringConvertible {
     let reason: String
+    /// PostgreSQL itself reported that the commit failed (a deferred
+    /// constraint, COMMIT answered ROLLBACK): nothing was applied. Otherwise
+    /// the outcome is unknown (`Failure.outcomeUnknown`).
+    var rolledBack = false
     var description: String { "the commit was not confirmed: \(reason)" }
+
+    /// Whether `error`, met after a write (or COMMIT) was sent, leaves its
+    /// outcome unknown: the connection broke or the statement's deadline
+    /// closed it, so PostgreSQL may have committed it. An error PostgreSQL
+    /// itself reported (read-only, shutting down, a constraint) rolled the
+    /// write back: known, not applied (#41).
+    static func brokeAfterSending(_ error: any Error) -> Bool {
+        if let error = error as? CommitNotConfirmed { return !error.rolledBack }
+        if error is DatabaseUnavailable { return true }
+        guard let error = error as? PSQLError, error.serverInfo?[.sqlState] == nil else { return false }
+        switch error.code {
+        case .serverClosedConnection, .connectionError, .uncleanShutdown, .clientClosedConnection: return true
+        default: return false
+        }
+    }
 }
 
 extension PostgresConnection {
@@ -92,7 +118,7 @@ extension PostgresConnection {
             }
             let tag = try await commit(logger: logger)
             guard tag == "COMMIT" else {
-                throw CommitNotConfirmed(reason: "COMMIT answered \(tag): a statement of the transaction had failed")
+                throw CommitNotConfirmed(reason: "COMMIT answered \(tag): a statement of the transaction had failed", rolledBack: true)
             }
             return result
         }
@@ -106,8 +132,30 @@ extension PostgresConnection {
         StatementTally.add()
         return try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
             guard !self.isClosed else { throw DatabaseUnavailable("the database connection closed") }
-            return try await DatabaseDeadline.bounding(self) { try await self.query(String("COMMIT"), []).get().metadata.command }
+            var sent = false
+            do {
+                return try await DatabaseDeadline.bounding(self) {
+                    sent = true
+                    return try await self.query(String("COMMIT"), []).get().metadata.command
+                }
+            } catch where sent && CommitNotConfirmed.brokeAfterSending(error) {
+                // A block whose COMMIT was sent and not answered may have committed.
+                throw CommitNotConfirmed(reason: LoggableError.describe(error))
+            }
         }
+    }
+
+    /// Whether PostgreSQL itself answered the commit with an error (so it
+    /// rolled back). A commit that fails after CommandComplete (a deferred
+    /// constraint) reaches PostgresNIO as an ErrorResponse it did not expect:
+    /// it closes the connection and reports `clientClosedConnection` over an
+    /// `unexpectedBackendMessage`, whose message is not public; its
+    /// reflection names the ErrorResponse.
+    static func serverReportedFailure(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        if error.serverInfo?[.sqlState] != nil { return true }
+        if error.code == .unexpectedBackendMessage { return String(reflecting: error).contains("ErrorResponse(") }
+        return error.underlying.map(serverReportedFailure) ?? false
     }
 
     /// Waits for the ReadyForQuery that follows the last statement's implicit
@@ -117,7 +165,7 @@ extension PostgresConnection {
         do {
             for try await _ in try await self.execute(CommitProbe(), logger: logger) {}
         } catch {
-            throw CommitNotConfirmed(reason: String(describing: error))
+            throw CommitNotConfirmed(reason: String(describing: error), rolledBack: Self.serverReportedFailure(error))
         }
     }
 }

@@ -44,9 +44,11 @@ public struct BanStore: Sendable {
     /// Records a ban; the caller writes what goes with it (a membership ended,
     /// sessions revoked, events) in the same transaction. One ban of a kind
     /// is in force per account and scope (`bans_one_in_force`): a new one
-    /// replaces the terms (reason, expiry) of the one in force and keeps its
-    /// id, and of two made at once the second waits for the first and then
-    /// does the same. An ended ban of the scope is stamped ended first (at
+    /// keeps the id of the one in force and takes its place's terms (reason,
+    /// expiry) when it is at least as strict, or when an admin makes it (an
+    /// admin may shorten any ban); otherwise the stricter one stands (#41:
+    /// a host's 1-second kick replaced an admin's permanent ban). Of two made
+    /// at once the second waits for the first and then does the same. An ended ban of the scope is stamped ended first (at
     /// its expiry, by "expired"), so its history stays as it was.
     static func insert(_ tenantID: TenantID, kind: Ban.Kind = .ban, accid: AccountID, roomID: RoomID?, reason: String, expiresAt: Date?,
                        by actor: Actor, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> Ban {
@@ -59,12 +61,21 @@ public struct BanStore: Sendable {
             INSERT INTO bans (tenant_id, accid, room_id, reason, expires_at, created_at, created_by, kind)
             VALUES (\(tenantID), \(accid), \(roomID), \(reason), \(expiresAt), \(now), \(actor.description), \(kind.rawValue))
             ON CONFLICT (tenant_id, accid, kind, (coalesce(room_id, 0))) WHERE lifted_at IS NULL
-            DO UPDATE SET reason = EXCLUDED.reason, expires_at = EXCLUDED.expires_at
+            DO UPDATE SET reason = CASE WHEN \(unescaped: Self.newTermsApply) THEN EXCLUDED.reason ELSE bans.reason END,
+                          expires_at = CASE WHEN \(unescaped: Self.newTermsApply) THEN EXCLUDED.expires_at ELSE bans.expires_at END
             RETURNING \(unescaped: Self.columns)
             """, logger: logger).collect()
         guard let ban = try Self.decode(rows).first else { throw DatabaseUnavailable("the ban was not recorded") }
         return ban
     }
+
+    /// Whether a new ban's terms replace the one in force (SQL over the
+    /// conflicting row `bans` and the new one `EXCLUDED`): made by an admin,
+    /// or lasting at least as long (no expiry lasts longest).
+    static let newTermsApply = """
+        (EXCLUDED.created_by = '\(Actor.admin.description)' OR EXCLUDED.expires_at IS NULL
+         OR (bans.expires_at IS NOT NULL AND EXCLUDED.expires_at >= bans.expires_at))
+        """
 
     /// Lifts a ban in force; nil when there is none by that id (or it was lifted before).
     static func lift(_ tenantID: TenantID, _ id: Int64, by actor: Actor, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> Ban? {

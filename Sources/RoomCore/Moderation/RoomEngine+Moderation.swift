@@ -49,7 +49,8 @@ extension RoomEngine {
                                                     now: hook.now, on: writes.connection, logger: database.logger)
                 recorded.ban = ban
                 detail["ban"] = String(ban.id)
-                if let until { detail["until"] = ISO8601DateFormatter().string(from: until) }
+                // The ban in force: a stricter one already there stands (BanStore.insert).
+                if let until = ban.expiresAt { detail["until"] = ISO8601DateFormatter().string(from: until) }
             }
             try await writes.event(room, kind: kind, actor: actor, detail: detail, at: hook.now)
             // A host's kick is as privileged as an admin's: both are audited.

@@ -15,7 +15,7 @@ public struct AnyRoomPlugin: Sendable {
     public let tables: [String]
     public let creationOptions: JSONValue
     /// Path and methods of each client route, for mounting them once.
-    public let routeSignatures: [(path: String, methods: [ClientMethod])]
+    public let routeSignatures: [(path: String, methods: [ClientMethod], effect: ClientRouteEffect)]
 
     private let binder: @Sendable (SettingsReader) -> BoundPlugin
 
@@ -28,7 +28,7 @@ public struct AnyRoomPlugin: Sendable {
         accountReferences = plugin.accountReferences
         tables = plugin.tables
         creationOptions = plugin.creationOptions
-        routeSignatures = plugin.routes().map { ($0.path, $0.methods) }
+        routeSignatures = plugin.routes().map { ($0.path, $0.methods, $0.effect) }
         binder = { reader in BoundPlugin(plugin, settings: plugin.readSettings(reader)) }
     }
 

@@ -31,7 +31,7 @@ struct EngineCallHost: PluginCallHost {
         }
         guard let limit else { return }
         let admitted = try await RateCounter(database: services.database)
-            .admit(tenant.id, action: action.key(pluginID: pluginID), subject: clientAddress, limit: limit, now: services.clock.now())
+            .admit(tenant.id, action: action.key(pluginID: pluginID), subject: AddressSubject.of(clientAddress), limit: limit, now: services.clock.now())
         guard admitted else { throw RoomError.rateLimited(action: action.noun, limit: limit) }
     }
 

@@ -38,7 +38,7 @@ extension RoomEngine {
             guard let room = read.room, room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
             let (change, result) = try decide(RoomSnapshot(room: room, rows: read.rows, joined: read.joined, caller: read.caller, now: now,
-                                                           mutedBy: read.mutedBy))
+                                                           mutedBy: read.mutedBy, banned: read.banned))
             if try await write(change, to: room, version: read.version, table: table, now: now) {
                 recentRooms.remember(room, version: read.version + 1, joinedCount: read.joinedCount)
                 return result
@@ -53,6 +53,7 @@ extension RoomEngine {
         var version: Int64 = 0
         var joinedCount = 0
         var mutedBy: [AccountID: String] = [:]
+        var banned: Set<AccountID> = []
         var rows: [Row] = []
         var joined: Set<AccountID> = []
         var caller: Account?
@@ -80,7 +81,9 @@ extension RoomEngine {
                    (SELECT coalesce(jsonb_object_agg(b.accid, b.created_by), '{}'::jsonb)::text FROM bans b
                     WHERE b.tenant_id = rooms.tenant_id AND b.room_id = rooms.room_id AND b.kind = 'mute' AND b.lifted_at IS NULL
                       AND (b.expires_at IS NULL OR b.expires_at > \(now)) AND (b.accid = ANY(\(members)::text[]) OR b.accid = c.accid)),
-                   c.session_expires_at
+                   c.session_expires_at,
+                   (SELECT coalesce(array_agg(x), '{}') FROM unnest(\(members)::text[]) x
+                    WHERE rooms.room_id IS NOT NULL AND roomkeeper_banned(\(tenant.id), x, \(roomID), \(now)))
             FROM (SELECT 1) AS one
             LEFT JOIN rooms ON rooms.tenant_id = \(tenant.id) AND rooms.room_id = \(roomID)
             LEFT JOIN LATERAL (
@@ -110,6 +113,7 @@ extension RoomEngine {
         read.joinedCount = try cells[25].decode(Int.self)
         read.mutedBy = (JSONValue.parse(try cells[26].decode(String.self))?.object ?? [:]).compactMapValues(\.string)
         read.joined = Set(try cells[19].decode([String].self))
+        read.banned = Set(try cells[28].decode([String].self))
         guard let table else { return read }
         guard case .array(let objects)? = JSONValue.parse(try cells[18].decode(String.self)) else { throw RowsUnreadable(table: table.name) }
         read.rows = try objects.map { object in

@@ -13,6 +13,8 @@ extension Failure {
         case let error as MediaError:
             let transient = switch error { case .timeout, .unavailable: true; case .rejected: false }
             self = .provider(service: "media", transient: transient, detail: "\(error)")
+        case let error as ServiceBusy: self = .databaseUnavailable(detail: error.description)
+        case let error as CommitNotConfirmed where !error.rolledBack: self = .outcomeUnknown(detail: error.description)
         case _ where DatabaseUnavailable.matches(error): self = .databaseUnavailable(detail: LoggableError.describe(error))
         default: self = .internal(detail: LoggableError.describe(error))
         }
@@ -26,6 +28,8 @@ extension Failure {
         case .refused, .badParameter, .room: break
         case .provider(let service, _, let detail):
             logger.warning("\(service) provider call failed", metadata: ["error": "\(detail)", "path": "\(path)"])
+        case .outcomeUnknown(let detail):
+            logger.warning("a write's outcome is unknown", metadata: ["error": "\(detail)", "path": "\(path)"])
         case .databaseUnavailable(let detail):
             logger.warning("database unavailable", metadata: ["error": "\(detail)", "path": "\(path)"])
         case .internal(let detail):

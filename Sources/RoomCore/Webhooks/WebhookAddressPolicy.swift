@@ -146,6 +146,8 @@ public struct IPAddress: Sendable, Equatable {
             || bytes[0..<12] == [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0][...] {
             return IPAddress(bytes: Array(bytes[12...])).isPrivate
         }
+        // 6to4 (2002:a.b.c.d::/48) wraps an IPv4 address, relayed to it (#41).
+        if bytes[0] == 0x20 && bytes[1] == 0x02 { return IPAddress(bytes: Array(bytes[2..<6])).isPrivate }
         return Self.privateV6.contains { Self.samePrefix($0.0, bytes, bits: $0.1) }
     }
 
@@ -155,7 +157,9 @@ public struct IPAddress: Sendable, Equatable {
     ]
 
     private static let privateV6: [([UInt8], Int)] = [
-        (Array(repeating: 0, count: 16), 127),           // :: and ::1
+        (Array(repeating: 0, count: 16), 96),            // ::, ::1 and IPv4-compatible ::a.b.c.d (deprecated; #41)
+        ([0, 0x64, 0xff, 0x9b, 0, 1] + Array(repeating: 0, count: 10), 48),  // local-use NAT64 64:ff9b:1::/48 (#41)
+        ([0xfe, 0xc0] + Array(repeating: 0, count: 14), 10),  // site-local (deprecated; #41)
         ([0xfc] + Array(repeating: 0, count: 15), 7),    // unique local
         ([0xfe, 0x80] + Array(repeating: 0, count: 14), 10),  // link-local
         ([0xff] + Array(repeating: 0, count: 15), 8),    // multicast

@@ -17,19 +17,31 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 /// The HTTP methods a client route answers.
 public enum ClientMethod: String, Sendable { case get = "GET", post = "POST" }
 
+/// What a client route does to state. The wires read with POST too, so the
+/// method cannot say it (#41: an `Idempotency-Key` on a read kept a copy of
+/// whatever it answered, and only a change needs one).
+public enum ClientRouteEffect: Sendable, Equatable {
+    /// Creates, changes or ends something (a login too: it makes a session).
+    case changes
+    /// Only reads: an `Idempotency-Key` on it is ignored.
+    case reads
+}
+
 public struct ClientRoute<Settings: Sendable>: Sendable {
     public typealias Method = ClientMethod
 
     public var path: String
     public var methods: [Method]
+    public var effect: ClientRouteEffect
     public var handle: @Sendable (ClientCall<Settings>) async throws -> any Encodable & Sendable
 
     public init(
-        _ path: String, methods: [Method] = [.post],
+        _ path: String, methods: [Method] = [.post], effect: ClientRouteEffect = .changes,
         handle: @escaping @Sendable (ClientCall<Settings>) async throws -> any Encodable & Sendable
     ) {
         self.path = path
         self.methods = methods
+        self.effect = effect
         self.handle = handle
     }
 }

@@ -15,6 +15,11 @@ public enum Failure: Sendable, Equatable {
     /// PostgreSQL is restarting, failing over or out of connections; nothing
     /// was acknowledged.
     case databaseUnavailable(detail: String)
+    /// The database connection broke after a write was sent, before its
+    /// commit was reported: it may or may not have been applied, so a retry
+    /// must read before it writes again (#41: releasing the request's
+    /// `Idempotency-Key` here ran the write twice).
+    case outcomeUnknown(detail: String)
     /// Anything else: a defect. Its text goes to the log, never to the caller.
     case `internal`(detail: String)
 
@@ -23,7 +28,11 @@ public enum Failure: Sendable, Equatable {
     public var isFinal: Bool {
         switch self {
         case .refused, .badParameter, .room: true
-        case .provider, .databaseUnavailable, .internal: false
+        case .provider, .databaseUnavailable, .outcomeUnknown, .internal: false
         }
     }
+
+    /// What a client is told when a write's outcome is unknown.
+    public static let outcomeUnknownText =
+        "the connection to the database broke as the change was committed: it may have been made; read before you try again"
 }

@@ -58,6 +58,7 @@ public struct WireProtocol: Sendable {
         case .room(let error): plugin(error) ?? ClientError(code: codes.room(error), message: error.description)
         case .provider(let service, _, _): ClientError(code: codes.providerFailed, message: "the \(service) service did not answer; try again")
         case .databaseUnavailable: ClientError(code: codes.unavailable, message: "the service is unavailable for a moment; try again")
+        case .outcomeUnknown: ClientError(code: codes.unavailable, message: Failure.outcomeUnknownText)
         case .internal: ClientError(code: codes.internalError, message: "internal error")
         }
     }

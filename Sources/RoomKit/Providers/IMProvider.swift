@@ -75,12 +75,18 @@ public struct IMAccount: Sendable, Equatable {
     /// The token the account logs in with, where the app decides it (the
     /// music-lesson apps log in with their password's MD5); nil: the provider's.
     public var token: String?
+    /// The token's bcrypt, already checked against it (music-lesson: the
+    /// account's password hash, which the password just verified): a
+    /// provider that keeps a slow hash stores this instead of hashing the
+    /// token again (#41: two bcrypts a login starved the blocking threads).
+    public var tokenHash: String?
 
-    public init(accid: AccountID, name: String, avatar: String = "", token: String? = nil) {
+    public init(accid: AccountID, name: String, avatar: String = "", token: String? = nil, tokenHash: String? = nil) {
         self.accid = accid
         self.name = name
         self.avatar = avatar
         self.token = token
+        self.tokenHash = tokenHash
     }
 }
 

@@ -58,14 +58,21 @@ public struct RoomSnapshot<Row: RoomRow>: Sendable {
     /// Who muted each of the asked accounts and the caller in this room, for
     /// the mutes in force (#29): a muted member's new seat shows it.
     public let mutedBy: [AccountID: String]
+    /// Which of the asked accounts a ban keeps out of this room (or its
+    /// tenant) now, by the rule every door asks (`roomkeeper_banned`): a
+    /// change that puts another account somewhere in the room refuses these
+    /// (#41: a host invited a banned account onto a seat).
+    public let banned: Set<AccountID>
 
-    public init(room: Room, rows: [Row], joined: Set<AccountID>, caller: Account?, now: Date, mutedBy: [AccountID: String] = [:]) {
+    public init(room: Room, rows: [Row], joined: Set<AccountID>, caller: Account?, now: Date, mutedBy: [AccountID: String] = [:],
+                banned: Set<AccountID> = []) {
         self.room = room
         self.rows = rows
         self.joined = joined
         self.caller = caller
         self.now = now
         self.mutedBy = mutedBy
+        self.banned = banned
     }
 }
 

@@ -40,7 +40,14 @@ public struct LocalIMProvider: ChatroomsInRoomDatabase {
     /// guesses) as a salted bcrypt, so a database dump does not give it away.
     public func createAccount(_ account: IMAccount) async throws -> IMCredentials {
         let token = account.token ?? Secrets.randomToken(bytes: 16)
-        let stored = try await account.token == nil ? Secrets.sha256Hex(token) : Self.slowHash(token)
+        let stored: String
+        if account.token == nil {
+            stored = Secrets.sha256Hex(token)
+        } else if let known = account.tokenHash, known.hasPrefix("$2") {
+            stored = known
+        } else {
+            stored = try await Self.slowHash(token, tenant: tenantID)
+        }
         let now = clock.now()
         try await database.query("""
             INSERT INTO im_accounts (tenant_id, accid, name, avatar, token_hash, created_at, updated_at, token_expires_at)
@@ -53,8 +60,8 @@ public struct LocalIMProvider: ChatroomsInRoomDatabase {
     }
 
     /// bcrypt at cost 10 (~60 ms of one core here), off the event loops.
-    static func slowHash(_ token: String) async throws -> String {
-        try await CPUWork.run { Bcrypt.hash(token, cost: 10) }
+    static func slowHash(_ token: String, tenant: TenantID) async throws -> String {
+        try await SlowHash.run(tenant: tenant) { Bcrypt.hash(token, cost: 10) }
     }
 
     public func refreshToken(accid: AccountID) async throws -> IMCredentials {
@@ -98,7 +105,7 @@ public struct LocalIMProvider: ChatroomsInRoomDatabase {
                   AND revoked_at IS NULL AND token_expires_at > \(clock.now())
                 """)
             guard let stored = try rows.decode(String.self).first else { return false }
-            if stored.hasPrefix("$2") { return try await CPUWork.run { Bcrypt.verify(token, hash: stored) } }
+            if stored.hasPrefix("$2") { return try await SlowHash.run(tenant: tenantID) { Bcrypt.verify(token, hash: stored) } }
             return Secrets.sha256Hex(token) == stored
         }
     }

@@ -24,12 +24,15 @@ struct AdminAuthMiddleware: RouterMiddleware {
     let operatorKeyDigest: String?
     let tenants: TenantDirectory
     let trustedProxies: Set<String>
+    /// A tenant's usage counts its requests by this clock's hour.
+    let clock: any RoomClock
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
             throw Problem(.unauthorized, code: "unauthorized", detail: "send Authorization: Bearer <admin key>")
         }
         let key = String(header.dropFirst(7))
+        let address = ClientAddress.resolve(peer: context.peerAddress, forwardedFor: request.headers[ClientAddress.forwardedFor], trusted: trustedProxies)
         var context = context
         if let operatorKeyDigest, Secrets.equal(Secrets.sha256Hex(key), operatorKeyDigest) {
             context.principal = .operator
@@ -41,9 +44,7 @@ struct AdminAuthMiddleware: RouterMiddleware {
         // Who this is, for the audit rows of whatever the request does (#29).
         let caller = AuditCaller(
             actor: context.principal == .operator ? "operator" : "tenant-admin", keyFingerprint: AuditCaller.fingerprint(ofKey: key),
-            requestID: RequestID.of(request.headers, context: context),
-            clientAddress: ClientAddress.resolve(peer: context.peerAddress, forwardedFor: request.headers[ClientAddress.forwardedFor],
-                                                 trusted: trustedProxies))
+            requestID: RequestID.of(request.headers, context: context), clientAddress: address)
         // The request id goes back on refusals too, so a caller can match its
         // own records to ours either way.
         var response: Response
@@ -53,6 +54,10 @@ struct AdminAuthMiddleware: RouterMiddleware {
             response = try ProblemMiddleware.response(for: error, request, context: context)
         }
         response.headers[RequestID.header] = caller.requestID
+        // Billed to a tenant only once the key reaches it (#41).
+        if let tenant = context.parameters.get("tenant"), context.principal?.mayAccess(tenant) == true, tenants[tenant] != nil {
+            BilledRequest.count(tenant, at: clock.now())
+        }
         return response
     }
 }

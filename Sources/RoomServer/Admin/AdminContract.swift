@@ -12,7 +12,7 @@ enum AdminContract {
   "info": {
     "title": "Roomkeeper admin API",
     "version": "1.0.0",
-    "description": "The operator's and tenant admins' API of Roomkeeper. JSON in and out; every error is an RFC 9457 problem (`application/problem+json`) with a stable `code` and, for bad input, the `field` it names. Keys go in `Authorization: Bearer`: the operator key reaches every tenant, a tenant admin key only its own tenant. Lists are pages, newest first: pass `nextCursor` back as `cursor`. Every POST in a tenant takes an optional `Idempotency-Key` header (1-255 visible ASCII characters): a retry with the same key and the same request gets the first answer again (with `Idempotency-Replayed: true`) for 24 hours; the key on a different request is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_in_progress`; answers of 500 and above are not kept."
+    "description": "The operator's and tenant admins' API of Roomkeeper. JSON in and out; every error is an RFC 9457 problem (`application/problem+json`) with a stable `code` and, for bad input, the `field` it names. Keys go in `Authorization: Bearer`: the operator key reaches every tenant, a tenant admin key only its own tenant. Lists are pages, newest first: pass `nextCursor` back as `cursor`. Every POST in a tenant takes an optional `Idempotency-Key` header (1-255 visible ASCII characters): a retry with the same key and the same request gets the first answer again (with `Idempotency-Replayed: true`) for 24 hours; the key on a different request is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_in_progress`; answers of 500 and above are not kept, except 503 `outcome_unknown` (the database connection broke as the change was committed: it may have been made), which keeps the key claimed, as does a first request that never finished (409 `idempotency_outcome_unknown` after 60 s): read before writing again with a new key."
   },
   "servers": [{"url": "/"}],
   "security": [{"bearer": []}],
@@ -491,22 +491,6 @@ enum AdminContract {
       "Unprocessable": {
         "description": "`plugin_not_enabled`, `invalid_options`, `invalid_tenants`",
         "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
-      },
-      "TooManyRequests": {
-        "description": "`rate_limited`",
-        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
-      },
-      "BadGateway": {
-        "description": "`provider_refused`: the IM or media vendor the request needed refused it",
-        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
-      },
-      "TooManyRequests": {
-        "description": "`rate_limited`: at most 10 test events a minute per tenant; try again in a minute",
-        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
-      },
-      "Unavailable": {
-        "description": "`database_unavailable`, or `provider_unavailable` (the IM or media vendor did not answer): nothing was done; try again after `Retry-After` seconds",
-        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       }
     },
     "schemas": {
@@ -541,6 +525,7 @@ enum AdminContract {
               "reference_not_found",
               "conflicts_with_state",
               "idempotency_in_progress",
+              "idempotency_outcome_unknown",
               "idempotency_key_reused",
               "rate_limited",
               "plugin_refused",
@@ -551,6 +536,7 @@ enum AdminContract {
               "provider_unavailable",
               "provider_refused",
               "database_unavailable",
+              "outcome_unknown",
               "internal",
               "http_405",
               "http_415"

@@ -17,6 +17,8 @@ public struct Roomkeeper: Sendable {
     public let logger: Logger
     /// This instance's fan-out of local-IM events to its WebSocket clients.
     public let hub: LocalIMHub
+    /// The local IM's sockets waiting to log in.
+    let loginWaitingRoom: LoginWaitingRoom
     /// How webhook deliveries leave.
     public var webhookSender: any WebhookSender
 
@@ -29,6 +31,7 @@ public struct Roomkeeper: Sendable {
         self.logger = logger
         self.webhookSender = HTTPWebhookSender(policy: options.webhookAddresses)
         self.hub = LocalIMHub(database: database, clock: clock, logger: logger, maxConnections: options.maxSockets)
+        self.loginWaitingRoom = LoginWaitingRoom(limits: options.loginWaiting)
     }
 
     /// Schema folders in the order they apply: core, providers, plugins.
@@ -102,7 +105,7 @@ public struct Roomkeeper: Sendable {
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: RequestTracing())
         router.add(middleware: RequestDeadlineMiddleware(seconds: options.requestSeconds))
-        router.add(middleware: RequestMetrics(tenants: services.tenants, clock: services.clock))
+        router.add(middleware: RequestMetrics(tenants: services.tenants))
         router.add(middleware: MethodNotAllowedMiddleware(table: table))
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry,
                   metricsKeyDigest: options.metricsKey.map(Secrets.sha256Hex)).register(on: router)
@@ -118,7 +121,7 @@ public struct Roomkeeper: Sendable {
     /// The WebSocket routes (the local IM), kept apart from the HTTP router.
     public func buildWebSocketRouter() -> Router<IMSocketContext> {
         let router = Router(context: IMSocketContext.self)
-        LocalIMSocket(tenants: services.tenants, hub: hub, trustedProxies: Set(options.trustedProxies)).register(on: router)
+        LocalIMSocket(tenants: services.tenants, hub: hub, trustedProxies: Set(options.trustedProxies), waitingRoom: loginWaitingRoom).register(on: router)
         return router
     }
 

@@ -25,6 +25,9 @@ public struct ServerOptions: Sendable {
     public var webhookAddresses: WebhookAddressPolicy = .strict
     /// WebSocket connections this instance holds at most.
     public var maxSockets = 10_000
+    /// Local IM sockets waiting to log in, at most: per client address, per
+    /// tenant and on the instance (`LoginWaitingRoom`, #41).
+    public var loginWaiting = LoginWaitingLimits()
     /// Proxies whose `X-Forwarded-For` names the client (`ROOMKEEPER_TRUSTED_PROXIES`).
     public var trustedProxies: [String] = []
     /// `ROOMKEEPER_METRICS_KEY`: a scrape that sends it as a Bearer key also

@@ -43,16 +43,26 @@ struct ClientAPI: Sendable {
         logger[metadataKey: "tenant"] = "\(tenantID)"
         logger[metadataKey: "plugin"] = "\(plugin.id)"
         let style = plugin.wire
-        let body: ByteBuffer
+        let signature = plugin.routeSignatures[route]
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let address = ClientAddress.resolve(peer: context.peerAddress, forwardedFor: headers["x-forwarded-for"], trusted: trustedProxies)
+        let parameters: WireParameters
         let keyed: IdempotentRequest?
         do {
+            let body: ByteBuffer
             do {
                 body = try await request.body.collect(upTo: Self.maxBody)
             } catch {
                 throw ParameterError(field: "body", reason: "must be at most \(Self.maxBody) bytes")
             }
-            keyed = try IdempotentRequest(store: idempotency, method: request.method, path: request.uri.path, target: request.uri.description,
-                                          headers: request.headers, body: body)
+            parameters = try FormDecoding.parameters(
+                query: request.uri.query, body: Array(body.readableBytesView), contentType: request.headers[.contentType])
+            // Only a change needs its key (#41): a read's is ignored.
+            keyed = signature.effect == .reads ? nil : try IdempotentRequest(
+                store: idempotency, method: request.method, path: request.uri.path, target: request.uri.description,
+                headers: request.headers, body: body,
+                caller: IdempotentRequest.caller(credential: style.credential(parameters: parameters, headers: headers), address: address))
         } catch let error as ParameterError {
             return WireEnvelope.failure(style, .badParameter(error))
         }
@@ -62,20 +72,35 @@ struct ClientAPI: Sendable {
                 return IdempotentRequest.replay(status: status, contentType: contentType, body: stored)
             case .inProgress?, nil:
                 return WireEnvelope.failure(style, .databaseUnavailable(detail: "the Idempotency-Key's claim"))
+            case .outcomeUnknown?:
+                return WireEnvelope.failure(style, ClientError(code: style.codes.unavailable, message: IdempotentRequest.unknownText))
             case .mismatch?:
                 return WireEnvelope.failure(style, .badParameter(ParameterError(field: "Idempotency-Key", reason: IdempotentRequest.reusedText)))
             case .fresh?:
                 break
             }
         }
-        let (response, final) = await answer(request, body: body, context: context, tenant: tenant, enabled: enabled,
-                                             route: plugin.routeSignatures[route].path, index: route, logger: logger)
+        let parts = ClientCallParts(
+            tenant: tenant, policy: enabled.policy, parameters: parameters, headers: headers, clientAddress: address,
+            services: services, logger: logger)
+        let (response, failure) = await answer(request, parts: parts, context: context, enabled: enabled, route: signature.path, index: route)
+        BilledRequest.count(tenant.id, at: services.clock.now(), unless: failure.map { Self.unauthenticated($0, style) } ?? false)
         guard let keyed else { return response }
-        guard final else {
+        switch failure {
+        case nil, .refused?, .badParameter?, .room?:
+            return try await keyed.keep(response)
+        case .outcomeUnknown?:
+            return await keyed.keepClaimed(response)
+        case .provider?, .databaseUnavailable?, .internal?:
             await keyed.release()
             return response
         }
-        return try await keyed.keep(response)
+    }
+
+    /// A refusal for want of a valid session: not billed (#41).
+    private static func unauthenticated(_ failure: Failure, _ style: WireProtocol) -> Bool {
+        guard case .refused(let error) = failure else { return false }
+        return error.code == style.codes.notLoggedIn
     }
 
     /// nil when PostgreSQL is unavailable (the claim's answer is then "try again").
@@ -87,30 +112,21 @@ struct ClientAPI: Sendable {
         }
     }
 
-    /// The route's answer in the plugin's wire envelope, and whether it is
-    /// final (kept for an `Idempotency-Key`): success and refusals are; "try
-    /// again" (the database or a vendor unavailable, an internal error) is not.
-    private func answer(_ request: Request, body: ByteBuffer, context: RoomRequestContext, tenant: Tenant, enabled: EnabledPlugin,
-                        route path: String, index route: Int, logger: Logger) async -> (Response, final: Bool) {
+    /// The route's answer in the plugin's wire envelope, and the failure it
+    /// answers, if any: what an `Idempotency-Key` keeps depends on it.
+    private func answer(_ request: Request, parts: ClientCallParts, context: RoomRequestContext, enabled: EnabledPlugin,
+                        route path: String, index route: Int) async -> (Response, Failure?) {
         let style = enabled.plugin.wire
         do {
-            let parameters = try FormDecoding.parameters(
-                query: request.uri.query, body: Array(body.readableBytesView), contentType: request.headers[.contentType])
-            var headers: [String: String] = [:]
-            for field in request.headers { headers[field.name.canonicalName] = field.value }
-            let address = ClientAddress.resolve(peer: context.peerAddress, forwardedFor: headers["x-forwarded-for"], trusted: trustedProxies)
-            let parts = ClientCallParts(
-                tenant: tenant, policy: enabled.policy, parameters: parameters, headers: headers, clientAddress: address,
-                services: services, logger: logger)
             // A host's kick is audited with where it came from (#29).
-            let caller = AuditCaller(actor: "client", requestID: RequestID.of(request.headers, context: context), clientAddress: address)
+            let caller = AuditCaller(actor: "client", requestID: RequestID.of(request.headers, context: context), clientAddress: parts.clientAddress)
             let data = try await AuditCaller.$current.withValue(caller) { try await enabled.plugin.handle(route: route, parts) }
-            return (try WireEnvelope.success(style, data), true)
+            return (try WireEnvelope.success(style, data), nil)
         } catch {
             let failure = Failure(classifying: error)
-            failure.log(to: logger, path: path)
+            failure.log(to: parts.logger, path: path)
             let answer = style.clientError(for: failure) { enabled.plugin.clientError(for: $0) }
-            return (WireEnvelope.failure(style, answer), failure.isFinal)
+            return (WireEnvelope.failure(style, answer), failure)
         }
     }
 }

@@ -63,6 +63,8 @@ public struct Problem: HTTPResponseError, Sendable {
             self.init(.badGateway, code: "provider_refused", detail: "the \(service) provider refused: \(detail)")
         case .databaseUnavailable:
             self.init(.serviceUnavailable, code: "database_unavailable", detail: "the database is unavailable for a moment; try again")
+        case .outcomeUnknown:
+            self.init(.serviceUnavailable, code: "outcome_unknown", detail: Failure.outcomeUnknownText)
         case .internal:
             self.init(.internalServerError, code: "internal", detail: "internal error; see the server log")
         }
@@ -74,7 +76,7 @@ public struct Problem: HTTPResponseError, Sendable {
     static func retryAfter(_ failure: Failure) -> String? {
         switch failure {
         case .provider(_, true, _): "5"
-        case .databaseUnavailable: "2"
+        case .databaseUnavailable, .outcomeUnknown: "2"
         default: nil
         }
     }

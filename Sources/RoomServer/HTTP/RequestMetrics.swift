@@ -16,8 +16,6 @@ struct RequestMetrics: RouterMiddleware {
     typealias Context = RoomRequestContext
 
     let tenants: TenantDirectory
-    /// The tenant's usage counts its requests by this clock's hour (#30).
-    let clock: any RoomClock
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
@@ -36,7 +34,6 @@ struct RequestMetrics: RouterMiddleware {
 
     private func record(_ request: Request, _ context: Context, status: HTTPResponse.Status, failed: Bool, since started: ContinuousClock.Instant) {
         let tenant = context.parameters.get("tenant").flatMap { tenants[$0] != nil ? $0 : nil } ?? "-"
-        if tenant != "-" { UsageCounters.shared.record(.apiRequest, tenant: tenant, at: clock.now()) }
         let handles = RequestMetricHandles.shared.handles(tenant: tenant, route: context.endpointPath ?? "unknown", status: Int(status.code))
         handles.requests.increment()
         handles.duration.recordInterval(since: started)

@@ -24,11 +24,16 @@ struct LocalIMSocket: Sendable {
     let hub: LocalIMHub
     /// Proxies whose `X-Forwarded-For` names the client, as for client routes.
     let trustedProxies: Set<String>
+    /// The sockets waiting to log in (one per server instance).
+    let waitingRoom: LoginWaitingRoom
 
     /// Frames larger than this get an error frame; the socket's hard limit is larger.
     static let maxFrame = 8 * 1024
     static let maxText = 2_000
-    static let loginSeconds = 10
+    /// 5 s: a client sends its login frame as soon as the socket opens; a
+    /// socket that sends none holds a place in the waiting room until then
+    /// (#41: it was 10 s).
+    static let loginSeconds = 5
     static let unauthorized = WebSocketErrorCode(codeNumber: 4001)
     static let notServed = WebSocketErrorCode(codeNumber: 4004)
     static let revoked = WebSocketErrorCode(codeNumber: 4003)
@@ -48,24 +53,30 @@ struct LocalIMSocket: Sendable {
             }
             var logger = context.logger
             logger[metadataKey: "tenant"] = "\(tenantID)"
-            // Sockets that have not logged in are few and small (#27): a
-            // reconnect storm, or sockets opened and never logged in, cannot
-            // take what logged-in ones need.
-            guard Self.awaitingLogin.enter() else {
-                try await outbound.close(Self.tooMany, reason: "too many sockets waiting to log in here; try again")
+            let address = ClientAddress.resolve(peer: context.requestContext.peerAddress,
+                                                forwardedFor: context.request.headers.first { $0.name.canonicalName == "x-forwarded-for" }?.value, trusted: trustedProxies)
+            // Sockets that have not logged in are few and small (#27), and
+            // bounded per address and tenant (#41): a reconnect storm, or a
+            // stranger's sockets opened and never logged in, cannot take what
+            // others need.
+            let ticket: LoginWaitingRoom.Ticket
+            switch waitingRoom.enter(address: address, tenant: tenantID, evict: {
+                Task { try? await outbound.close(Self.tooMany, reason: "too many sockets waiting to log in here; this one waited longest") }
+            }) {
+            case .admitted(let admitted): ticket = admitted
+            case .refused(let reason):
+                try await outbound.close(Self.tooMany, reason: reason)
                 return
             }
             var frames = inbound.makeAsyncIterator()
-            let address = ClientAddress.resolve(peer: context.requestContext.peerAddress,
-                                                forwardedFor: context.request.headers.first { $0.name.canonicalName == "x-forwarded-for" }?.value, trusted: trustedProxies)
             let credentials: LoginFrame?
             do {
                 credentials = try await Self.login(&frames, outbound: outbound, local: local, address: address)
             } catch {
-                Self.awaitingLogin.leave()
+                waitingRoom.leave(ticket)
                 throw error
             }
-            Self.awaitingLogin.leave()
+            waitingRoom.leave(ticket)
             guard let credentials else { return }
             let session = Session(local: local, hub: hub, accid: credentials.accid, connection: UUID(), logger: logger)
             try await session.run(frames: &frames, outbound: outbound)
@@ -74,10 +85,6 @@ struct LocalIMSocket: Sendable {
 }
 
 extension LocalIMSocket {
-    /// Sockets this instance holds that have not logged in yet: at most
-    /// 1,000 (a logged-in socket is one of `ROOMKEEPER_MAX_SOCKETS`).
-    static let awaitingLogin = SocketGate(limit: 1_000)
-
     /// Reads the login frame (at most 8 KiB, within `loginSeconds`) and checks
     /// it; nil when the socket was closed instead.
     static func login(_ frames: inout WebSocketInboundStream.AsyncIterator, outbound: WebSocketOutboundWriter,
@@ -109,26 +116,6 @@ extension LocalIMSocket {
         }
         return credentials
     }
-}
-
-/// Counts what it admits, up to a limit.
-final class SocketGate: Sendable {
-    private let count = Atomic<Int>(0)
-    let limit: Int
-
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    var current: Int { count.load(ordering: .relaxed) }
-
-    func enter() -> Bool {
-        if count.add(1, ordering: .relaxed).newValue <= limit { return true }
-        count.subtract(1, ordering: .relaxed)
-        return false
-    }
-
-    func leave() { count.subtract(1, ordering: .relaxed) }
 }
 
 /// `{"type":"login","accid","token"}`.

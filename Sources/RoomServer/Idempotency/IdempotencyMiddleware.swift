@@ -14,22 +14,36 @@ import RoomCore
 /// vendor unavailable, a 5xx) is not kept: its key is released and the
 /// retry runs.
 ///
-/// What this does not give: the key and the request's own writes commit
-/// separately, so an instance that dies between them leaves the key in
-/// progress, and a retry 60 s later runs the request again (the plugin SDK,
-/// #28, can write both in one statement).
+/// A write whose outcome is unknown (the database connection broke as it
+/// committed) keeps its key claimed with that answer, and a claim left
+/// running by an instance that died answers the same, after 60 s: a retry
+/// is told to read before it writes with a new key, never run a second
+/// time (#41).
+///
+/// Keys are scoped by who sends them (#41: anonymous client requests shared
+/// one scope, so a guest login sent with another caller's key was answered
+/// that caller's sid): the credential the request carries (the admin key,
+/// a client wire's session), else the client's address. Neither the key nor
+/// the answer is kept in clear: the row is found by a digest of the key,
+/// and the answer (which may carry a session or an IM token) is sealed with
+/// AES-GCM under a key derived from the Idempotency-Key itself, so only a
+/// retry that sends it can read it (`IdempotencySeal`).
 struct IdempotentRequest: Sendable {
     let store: IdempotencyStore
     let scope: String
-    let key: String
+    /// SHA-256 of the key in its scope: what the row is found by.
+    let keyDigest: String
+    let seal: IdempotencySeal
     let fingerprint: String
 
     static let replayed = HTTPField.Name("Idempotency-Replayed")!
     static let maxKey = 255
 
     /// The request's key, or nil when it has none (or is a read, or acts in
-    /// no tenant: a reload, the operator's own paths).
-    init?(store: IdempotencyStore, method: HTTPRequest.Method, path: String, target: String, headers: HTTPFields, body: ByteBuffer) throws {
+    /// no tenant: a reload, the operator's own paths). `caller`: who sends
+    /// it, as `IdempotentRequest.caller` words it.
+    init?(store: IdempotencyStore, method: HTTPRequest.Method, path: String, target: String, headers: HTTPFields, body: ByteBuffer,
+          caller: @autoclosure () -> String) throws {
         guard method != .get, method != .head,
               let key = headers.first(where: { $0.name.canonicalName == "idempotency-key" })?.value,
               let tenant = Self.tenant(path) else { return nil }
@@ -40,29 +54,48 @@ struct IdempotentRequest: Sendable {
         digest.update(data: Data("\(method.rawValue) \(target)\n".utf8))
         digest.update(data: Data(body.readableBytesView))
         self.store = store
-        self.key = key
-        scope = "\(tenant)|\(Secrets.sha256Hex(headers[.authorization] ?? ""))"
+        scope = "\(tenant)|\(Secrets.sha256Hex(caller()))"
+        keyDigest = Secrets.sha256Hex(scope + "\n" + key)
+        seal = IdempotencySeal(key: key, scope: scope)
         fingerprint = Secrets.hex(digest.finalize())
     }
 
+    /// Who sends a request: its credential when it carries one, else its address.
+    static func caller(credential: String?, address: String) -> String {
+        credential.map { "credential:" + $0 } ?? "address:" + address
+    }
+
     func claim() async throws -> IdempotencyStore.Claim {
-        try await store.claim(scope: scope, key: key, fingerprint: fingerprint)
+        switch try await store.claim(scope: scope, key: keyDigest, fingerprint: fingerprint) {
+        case .answered(let status, let contentType, let sealed):
+            // Unreadable under this key: not this caller's answer.
+            guard let body = seal.open(sealed) else { return .mismatch }
+            return .answered(status: status, contentType: contentType, body: body)
+        case let other:
+            return other
+        }
     }
 
     /// Keeps `response` as the key's answer (reading its body once) and returns it.
     func keep(_ response: Response) async throws -> Response {
         let collector = BodyCollector()
         try await response.body.write(collector)
-        try await store.complete(scope: scope, key: key, status: response.status.code, contentType: response.headers[.contentType],
-                                 body: Data(collector.buffer.readableBytesView))
+        try await store.complete(scope: scope, key: keyDigest, status: response.status.code, contentType: response.headers[.contentType],
+                                 body: try seal.seal(Data(collector.buffer.readableBytesView)))
         var kept = response
         kept.body = .init(byteBuffer: collector.buffer)
         return kept
     }
 
+    /// Keeps `response` if PostgreSQL is there to keep it; either way the
+    /// key stays claimed (an unknown outcome is never run again).
+    func keepClaimed(_ response: Response) async -> Response {
+        (try? await keep(response)) ?? response
+    }
+
     /// Lets a retry run the request again.
     func release() async {
-        try? await store.release(scope: scope, key: key)
+        try? await store.release(scope: scope, key: keyDigest)
     }
 
     static func replay(status: Int, contentType: String?, body: Data) -> Response {
@@ -73,6 +106,7 @@ struct IdempotentRequest: Sendable {
     }
 
     static let inProgressText = "a request with this Idempotency-Key is still running; retry it in a moment"
+    static let unknownText = "a request with this Idempotency-Key did not finish and may have been applied: read before you write again, with a new key"
     static let reusedText = "was used for a different request"
 
     /// The tenant a path acts in: `/t/{tenant}/…` or `/admin/v1/tenants/{tenant}/…`.
@@ -104,7 +138,7 @@ struct AdminIdempotencyMiddleware: RouterMiddleware {
         let keyed: IdempotentRequest?
         do {
             keyed = try IdempotentRequest(store: store, method: request.method, path: request.uri.path, target: request.uri.description,
-                                          headers: request.headers, body: body)
+                                          headers: request.headers, body: body, caller: "admin-key:" + (request.headers[.authorization] ?? ""))
         } catch let error as ParameterError {
             throw Problem.invalid(error.field, error.reason)
         }
@@ -114,6 +148,8 @@ struct AdminIdempotencyMiddleware: RouterMiddleware {
             return IdempotentRequest.replay(status: status, contentType: contentType, body: stored)
         case .inProgress:
             throw Problem(.conflict, code: "idempotency_in_progress", detail: IdempotentRequest.inProgressText)
+        case .outcomeUnknown:
+            throw Problem(.conflict, code: "idempotency_outcome_unknown", detail: IdempotentRequest.unknownText)
         case .mismatch:
             throw Problem(.unprocessableContent, code: "idempotency_key_reused", detail: "Idempotency-Key: \(IdempotentRequest.reusedText)",
                           field: "Idempotency-Key")
@@ -122,8 +158,11 @@ struct AdminIdempotencyMiddleware: RouterMiddleware {
             do {
                 response = try await next(request, context)
             } catch {
-                await keyed.release()
-                throw error
+                guard Self.outcomeUnknown(error) else {
+                    await keyed.release()
+                    throw error
+                }
+                return await keyed.keepClaimed(try ProblemMiddleware.response(for: error, request, context: context))
             }
             guard response.status.code < 500 else {
                 await keyed.release()
@@ -131,6 +170,16 @@ struct AdminIdempotencyMiddleware: RouterMiddleware {
             }
             return try await keyed.keep(response)
         }
+    }
+}
+
+extension AdminIdempotencyMiddleware {
+    /// Whether a route's error leaves its write's outcome unknown, classified
+    /// or already rendered as a problem.
+    static func outcomeUnknown(_ error: any Error) -> Bool {
+        if let problem = error as? Problem { return problem.code == Problem(.outcomeUnknown(detail: "")).code }
+        if case .outcomeUnknown = Failure(classifying: error) { return true }
+        return false
     }
 }
 

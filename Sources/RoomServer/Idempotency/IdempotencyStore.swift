@@ -1,15 +1,17 @@
 import Foundation
 import RoomCore
 
-/// The answers kept for `Idempotency-Key` (`schema/core/0014`): claimed
-/// before the request runs, completed with its answer, released when it
-/// failed before answering, so a retry runs it again.
+/// The answers kept for `Idempotency-Key` (`schema/core/0014`, `0027`):
+/// claimed before the request runs, completed with its answer, released
+/// when it failed before writing, so a retry runs it again. `key` is the
+/// key's digest and `body` sealed (`IdempotentRequest`).
 struct IdempotencyStore: Sendable {
     let database: Database
     let clock: any RoomClock
 
-    /// A claim left in progress this long (its instance died mid-request)
-    /// is taken over by the next retry: 60 s, six times the request deadline.
+    /// A claim left in progress this long (its instance died mid-request, or
+    /// PostgreSQL was away when its outcome was to be kept) answers "outcome
+    /// unknown": 60 s, six times the request deadline.
     static let abandonedSeconds: TimeInterval = 60
 
     enum Claim: Equatable {
@@ -21,6 +23,8 @@ struct IdempotencyStore: Sendable {
         case inProgress
         /// The key was used for a different request.
         case mismatch
+        /// The first request never finished: it may have been applied.
+        case outcomeUnknown
     }
 
     func claim(scope: String, key: String, fingerprint: String) async throws -> Claim {
@@ -42,12 +46,9 @@ struct IdempotencyStore: Sendable {
         guard stored == fingerprint else { return .mismatch }
         if let status { return .answered(status: status, contentType: contentType, body: body ?? Data()) }
         guard let createdAt, now.timeIntervalSince(createdAt) > Self.abandonedSeconds else { return .inProgress }
-        let taken = try await database.query("""
-            UPDATE idempotency_keys SET created_at = \(now)
-            WHERE scope = \(scope) AND key = \(key) AND status IS NULL AND created_at = \(createdAt) RETURNING 1
-            """)
-        for _ in taken { return .fresh }
-        return .inProgress
+        // Its instance died, or could not keep an unknown outcome: running it
+        // again could apply it twice (#41).
+        return .outcomeUnknown
     }
 
     func complete(scope: String, key: String, status: Int, contentType: String?, body: Data) async throws {

@@ -1,0 +1,14 @@
+import RoomCore
+import Testing
+
+/// #41: per-address limits count an IPv6 client by its /64.
+@Suite struct AddressSubjectTests {
+    @Test func anIPv6ClientIsCountedByItsSlash64() {
+        #expect(AddressSubject.of("2001:db8:1:2:aaaa::1") == AddressSubject.of("2001:db8:1:2:ffff:1:2:3"))
+        #expect(AddressSubject.of("2001:db8:1:2::1") == "2001:db8:1:2::/64")
+        #expect(AddressSubject.of("2001:db8:1:3::1") != AddressSubject.of("2001:db8:1:2::1"))
+        #expect(AddressSubject.of("127.0.0.2") == "127.0.0.2")
+        #expect(AddressSubject.of("::ffff:10.1.2.3") == "10.1.2.3", "an IPv4-mapped address is its IPv4 host")
+        #expect(AddressSubject.of("unknown") == "unknown")
+    }
+}

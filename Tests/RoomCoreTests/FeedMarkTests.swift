@@ -1,0 +1,35 @@
+import Foundation
+import RoomCore
+import RoomTestSupport
+import Testing
+
+/// #41: the feed's places never go back. They restarted from the highest
+/// place among the events that exist, so once retention deleted a tenant's
+/// newest events, new events got places below cursors already handed out,
+/// and a poller (or the usage rollup) following its cursor skipped them for good.
+@Suite struct FeedMarkTests {
+    @Test func newEventsFollowEveryCursorHandedOutAfterRetentionDeletesTheNewest() async throws {
+        let database = try await TestDatabase.shared()
+        let tenant = uniqueID()
+        let feed = EventFeed(database: database)
+        try await Self.write(3, of: tenant, database)
+        let first = try await feed.page(tenant, after: 0, limit: 10)
+        #expect(first.map(\.cursor) == [1, 2, 3])
+        let handedOut = try #require(first.last?.cursor)
+        // Retention: every event of the tenant was old enough.
+        try await database.query("DELETE FROM room_events WHERE tenant_id = \(tenant)")
+        try await Self.write(2, of: tenant, database)
+        let next = try await feed.page(tenant, after: handedOut, limit: 10)
+        #expect(next.count == 2, "the poller at \(handedOut) sees both new events: \(next.map(\.cursor))")
+        #expect(next.allSatisfy { $0.cursor > handedOut })
+    }
+
+    static func write(_ count: Int, of tenant: String, _ database: Database) async throws {
+        for index in 0..<count {
+            try await database.query("""
+                INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+                VALUES (\(tenant), \(EventFeed.tenantTimeline), now(), 'banned', 'admin', \("{\"n\":\(index)}")::jsonb)
+                """)
+        }
+    }
+}
