@@ -84,11 +84,16 @@ def serve(handler, port):
     return server
 
 
-def post(path, body, headers=None):
-    request = urllib.request.Request(f"http://127.0.0.1:{PORT}{path}", data=body.encode(), method="POST",
-                                     headers={"Content-Type": "application/x-www-form-urlencoded;charset=utf-8", **(headers or {})})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
+def post(path, body, headers=None, source="127.0.0.1"):
+    """From `source`: 127.0.0.1 is the trusted proxy here, 127.0.0.2 a stranger."""
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10, source_address=(source, 0))
+    try:
+        connection.request("POST", path, body=body.encode(),
+                           headers={"Content-Type": "application/x-www-form-urlencoded;charset=utf-8", **(headers or {})})
+        return json.loads(connection.getresponse().read())
+    finally:
+        connection.close()
 
 
 def wait(what, condition, seconds=20):
@@ -124,6 +129,8 @@ events = ["room.created"]
     operator_key = "trace-check-" + secrets.token_hex(12)
     env = dict(os.environ, PORT=str(PORT), HOST="127.0.0.1", ROOMKEEPER_OUTBOX_POLL="100ms", ROOMKEEPER_TENANTS=tenants, ROOMKEEPER_OPERATOR_KEY=operator_key,
                ROOMKEEPER_WEBHOOK_ALLOW="127.0.0.1", TRACE_CHECK_WEBHOOK_SECRETS=secret,
+               # #41: a caller's traceparent is adopted only from a trusted proxy (this check's own client).
+               ROOMKEEPER_TRUSTED_PROXIES="127.0.0.1",
                OTEL_EXPORTER_OTLP_ENDPOINT=f"http://127.0.0.1:{OTLP_PORT}", OTEL_BSP_SCHEDULE_DELAY="100")
     log = open(os.path.join(tenants, "server.log"), "w")
     server = subprocess.Popen([os.path.join(BIN, "roomkeeper"), "serve"], env=env, cwd=HERE, stdout=log, stderr=subprocess.STDOUT)
@@ -142,6 +149,12 @@ events = ["room.created"]
                        {"traceparent": f"00-{trace_id}-{caller_span}-01"})
         if created.get("code") != 200:
             problems.append(f"the room was not created: {created}")
+        # #41: a stranger's traceparent (not from a trusted proxy) starts no span of its trace.
+        forged_trace = secrets.token_hex(16)
+        stranger = post(f"/t/{TENANT}/audio-chatroom/user/get", "", {"traceparent": f"00-{forged_trace}-{secrets.token_hex(8)}-01"},
+                        source="127.0.0.2")
+        if stranger.get("code") != 200:
+            problems.append(f"the stranger's request failed: {stranger}")
         wait("the webhook", lambda: any(h["body"]["type"] == "room.created" for h in hooks))
         wait("the outbox delivery's span", lambda: any(s["trace"] == trace_id and s["name"].startswith("outbox.deliver") for s in spans))
         time.sleep(0.5)
@@ -179,6 +192,9 @@ events = ["room.created"]
                 logged = [line for line in handle if "outbox delivery failed" in line]
             if not any(f"trace_id={trace_id}" in line for line in logged):
                 problems.append(f"the refused attempt's log line does not name the trace: {logged[-3:]}")
+            adopted = [s["name"] for s in spans if s["trace"] == forged_trace]
+            if adopted:
+                problems.append(f"a stranger's traceparent was adopted: {adopted}")
             hook = next((h for h in hooks if h["body"]["type"] == "room.created"), None)
             if hook and (len(hook["traceparent"]) != 1 or hook["traceparent"][0].split("-")[1:2] != [trace_id]):
                 problems.append(f"the webhook's one traceparent is not of the request's trace: {hook['traceparent']}")

@@ -107,15 +107,22 @@ enum LiveRoutes {
         /// Rooms whose stream is live now, latest deadline (newest) first. Pull URLs are signed
         /// credentials: only a logged-in app gets them.
         ClientRoute("/live/list", methods: [.get, .post], effect: .reads) { call in
-            _ = try await NetEase.account(call)
+            let viewer = try await NetEase.account(call)
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
             // The plugin's own rows say which room streams; the engine says which is live.
             let (ids, total) = try await HeadsetStore(tables: call.tables).streamingRooms(limit: limit, offset: offset)
             var list: [Listed] = []
             for roomID in ids {
-                guard let room = try await call.rooms.find(roomID), call.rooms.isLive(room),
-                      let live = try await liveRoom(room, call) else { continue }
+                // The viewer's way in, as /live/query's: a room it is banned
+                // from is not listed with its signed pull URL (#41).
+                let room: Room
+                do {
+                    room = try await call.rooms.enter(roomID, as: viewer.accid)
+                } catch is RoomError {
+                    continue
+                }
+                guard let live = try await liveRoom(room, call) else { continue }
                 let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: room.expiresAt)
                 list.append(Listed(roomId: roomID, title: live.title, deviceId: live.deviceID, creator: room.owner, liveStatus: 1,
                                    rtmpPullUrl: pull.rtmp, createTime: room.createdAt.epochMilliseconds))

@@ -48,6 +48,9 @@ enum WhiteboardRoutes {
             guard data.utf8.count <= maxData else { throw ParameterError(field: "data", reason: "must be at most \(maxData) bytes") }
             if case .failure(let error) = WhiteboardParser.parse(data) { throw ParameterError(field: "data", reason: error.description) }
             let peer = account.accid == lesson.teacher.accid ? lesson.student.accid : lesson.teacher.accid
+            // A party banned from the classroom (a teacher's kick with a
+            // duration) draws nothing on it (#41), by the engine's one ban rule.
+            _ = try await call.rooms.enter(lesson.roomID, as: account.accid)
             // The classroom is locked and live for the append: a close racing it waits or wins.
             let stored = try await call.rooms.mutate(lesson.roomID) { tx in
                 guard tx.room.reservation?.claimedAt != nil else {

@@ -161,4 +161,20 @@ import Testing
             #expect(reg["code"] == .number(901), "taken, as a live account's id is: \(reg)")
         }
     }
+
+    /// #41: with `accidAsSid` there is no session for a tenant ban to revoke:
+    /// a banned student still booked lessons and read the teacher's password.
+    @Test func aTenantBannedAccountActsByItsAccidNoMore() async throws {
+        let fixture = try await LessonFixture()
+        try await fixture.server.live { http in
+            let student = "s" + uniqueID()
+            try await register(http, fixture, student)
+            #expect(data(try await http.form("\(fixture.base())/room/create", "accid=\(student)")) != nil, "booked before the ban")
+            let ban = try await http.post("/admin/v1/tenants/\(fixture.server.id(0))/bans", key: fixture.server.operatorKey, json: #"{"account":"\#(student)"}"#)
+            #expect(ban.status == .created, "\(ban.text)")
+            let query = try await http.form("\(fixture.base())/room/query", "accid=\(student)")
+            #expect(query["code"] == .number(401) && !query.jsonText.contains("teacherPassword"), "\(query)")
+            #expect(try await http.form("\(fixture.base())/room/create", "accid=\(student)")["code"] == .number(401))
+        }
+    }
 }

@@ -200,6 +200,10 @@ struct Booking {
             #expect(try await append(booking.teacher, 1, "1:0.9,0.9,255;")["data"]?["stored"] == .bool(false), "a repeated seq is accepted once")
             #expect(try await append(booking.student, 1, "1:0.5,0.5,65280;3:0.6,0.6,65280;")["data"]?["stored"] == .bool(true))
             #expect(try await append(booking.teacher, 2, "3:0.2,0.2,255;")["code"] == .number(200))
+            // #41: a student the teacher kicked for a while draws nothing meanwhile.
+            let kicked = try await http.form("\(base)/teacher/room/kick", "sid=\(booking.teacher)&roomId=\(booking.roomID)&account=\(booking.student)&durationSeconds=600")
+            #expect(kicked["code"] == .number(200), "\(kicked)")
+            #expect(try await append(booking.student, 2, "1:0.7,0.7,65280;")["code"] == .number(403), "the kicked student's append is refused")
 
             #expect(try await fixture.server.database.query("""
                 SELECT count(*)::int FROM music_lesson_whiteboard WHERE tenant_id = \(fixture.server.id(0)) AND room_id = \(booking.roomID)

@@ -73,6 +73,15 @@ import Testing
                 #expect(data(try await phone.call("/live/query", "roomId=\(roomID)"))?["liveStatus"] == .number(1))
                 #expect(try await http.form("\(base)/live/query", "roomId=\(roomID)")["code"] == .number(401), "signed pull URLs need a login")
                 #expect(try await http.form("\(base)/live/list", "")["code"] == .number(401))
+                // #41: a viewer banned from the room is not handed its signed pull URL by the list either.
+                let banned = try await Phone.login(http, base)
+                let accid = try #require(data(try await http.form("\(base)/user/get", "sid=\(banned.sid)"))?["accid"]?.string)
+                let ban = try await http.post("/admin/v1/tenants/\(fixture.id(0))/rooms/\(roomID)/bans", key: fixture.operatorKey, json: #"{"account":"\#(accid)"}"#)
+                #expect(ban.status == .created, "\(ban.text)")
+                guard case .array(let seen)? = try await banned.call("/live/list")["data"]?["list"] else { Issue.record("list"); return }
+                #expect(seen.isEmpty, "the banned viewer's list: \(seen)")
+                guard case .array(let stillLive)? = try await phone.call("/live/list")["data"]?["list"] else { Issue.record("list"); return }
+                #expect(stillLive.count == 1, "others still see it")
 
                 let intercom = try #require(data(try await phone.call("/intercom/start", "roomId=\(roomID)")))
                 let other = try #require(data(try await phone.call("/intercom/start", "roomId=\(roomID)")))

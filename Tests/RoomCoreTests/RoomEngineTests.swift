@@ -196,6 +196,17 @@ import Testing
         }
     }
 
+    /// #41: a tenant ban left the account's own open rooms listed, their
+    /// names often the reason for the ban. They are dissolved with it.
+    @Test func aTenantBanDissolvesTheAccountsOwnOpenRooms() async throws {
+        let fixture = try await EngineFixture()
+        let own = try await fixture.room(owner: "mallory")
+        let other = try await fixture.room(owner: "alice")
+        _ = try await fixture.engine.banFromTenant("mallory", reason: "its room's name", by: .admin, in: fixture.tenant)
+        #expect(try await fixture.engine.store.room(fixture.tenant.id, own.id)?.isOpen == false, "the banned owner's room is closed")
+        #expect(try await fixture.engine.store.room(fixture.tenant.id, other.id)?.isOpen == true, "another owner's is not")
+    }
+
     /// #41: one ban in force a scope, and a new one took its terms, so a
     /// host's 1-second kick replaced an admin's ban for good. The stricter
     /// stands; only an admin may change an admin's ban's terms to shorter.

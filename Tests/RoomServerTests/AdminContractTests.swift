@@ -76,6 +76,35 @@ import Testing
 
     /// A method an admin path does not take is 405 with `Allow` listing the
     /// ones it does (the most specific route's: `tenants/reload` is not `tenants/:tenant`).
+    /// Every `$ref` of the served document names something in it (#41: a
+    /// response component lost in an edit broke the contract for
+    /// openapi-spec-validator and schemathesis while every test here passed).
+    @Test func everyReferenceResolves() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.live { http in
+            let document = try await http.get("/admin/v1/openapi.json").json
+            var references: [String] = []
+            func walk(_ value: JSONValue) {
+                switch value {
+                case .object(let fields):
+                    if case .string(let ref)? = fields["$ref"] { references.append(ref) }
+                    fields.values.forEach(walk)
+                case .array(let items): items.forEach(walk)
+                default: break
+                }
+            }
+            walk(document)
+            #expect(references.count > 100, "the document's references were read")
+            let unresolved = Set(references).filter { ref in
+                guard ref.hasPrefix("#/") else { return true }
+                var node: JSONValue? = document
+                for part in ref.dropFirst(2).split(separator: "/") { node = node?[String(part)] }
+                return node == nil
+            }
+            #expect(unresolved.isEmpty, "unresolvable: \(unresolved.sorted())")
+        }
+    }
+
     @Test func anUndocumentedMethodIs405WithAllow() async throws {
         let fixture = try await ServerFixture()
         try await fixture.live { http in

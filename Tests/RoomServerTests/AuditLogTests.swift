@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import PostgresNIO
 import RoomCore
+import RoomServer
 import RoomTestSupport
 import Testing
 
@@ -35,10 +36,17 @@ import Testing
             let rows = Self.items(page)
             #expect(rows.map { $0["action"]?.string } == ["member.kick", "room.create"], "newest first: \(rows)")
             let kick = rows[0], create = rows[1]
-            #expect(create["actor"]?.string == "tenant-admin" && create["keyFingerprint"]?.string == AuditCaller.fingerprint(ofKey: fixture.key(0)))
+            // #41: an HMAC under the server's secret, not a bare SHA-256 anyone can test guesses against.
+            let secret = Roomkeeper.fingerprintSecret(try fixture.server().options)
+            #expect(create["actor"]?.string == "tenant-admin" && create["keyFingerprint"]?.string == AuditCaller.fingerprint(ofKey: fixture.key(0), secret: secret))
+            #expect(create["keyFingerprint"]?.string != String(Secrets.sha256Hex(fixture.key(0)).prefix(16)))
             #expect(create["requestId"]?.string == "req-42" && create["clientAddress"]?.string == "127.0.0.1")
             #expect(create["target"]?.string == "room:\(room)" && create["detail"]?["plugin"]?.string == "test-rooms")
-            #expect(kick["actor"]?.string == "operator" && kick["keyFingerprint"]?.string == AuditCaller.fingerprint(ofKey: fixture.operatorKey))
+            // #41: the operator's rows tell a tenant what was done, not with which key or from where.
+            #expect(kick["actor"]?.string == "operator" && kick["keyFingerprint"] == .null && kick["clientAddress"] == .null, "\(kick)")
+            let operatorsView = Self.items(try await http.get("/admin/v1/tenants/\(tenant)/audit", key: fixture.operatorKey))
+            #expect(operatorsView.first?["keyFingerprint"]?.string == AuditCaller.fingerprint(ofKey: fixture.operatorKey, secret: secret)
+                    && operatorsView.first?["clientAddress"]?.string == "127.0.0.1", "the operator sees its own")
             #expect(kick["target"]?.string == "room:\(room)/account:pete" && kick["outcome"]?.string == "not a member")
             #expect(kick["requestId"]?.string == generated && kick["detail"]?["reason"]?.string == "spam" && kick["detail"]?["ban"]?.string != nil)
             // Neither key is anywhere in the log.
@@ -52,7 +60,7 @@ import Testing
             #expect(kicks.count == 1 && kicks[0]["id"] == kick["id"])
             let byOperator = Self.items(try await http.get("/admin/v1/tenants/\(tenant)/audit?actor=operator", key: fixture.key(0)))
             #expect(byOperator.map { $0["action"]?.string } == ["member.kick"])
-            let byKey = Self.items(try await http.get("/admin/v1/tenants/\(tenant)/audit?actor=\(AuditCaller.fingerprint(ofKey: fixture.key(0)))",
+            let byKey = Self.items(try await http.get("/admin/v1/tenants/\(tenant)/audit?actor=\(AuditCaller.fingerprint(ofKey: fixture.key(0), secret: secret))",
                                                       key: fixture.key(0)))
             #expect(byKey.map { $0["action"]?.string } == ["room.create"])
             let kickID = try #require(kick["id"]?.string)

@@ -60,9 +60,23 @@ import Testing
         }
     }
 
+    /// Budgets past the sweep's thousands of requests a second: the hostile
+    /// values must reach the routes' own checks (#41's budgets are swept by
+    /// `everyRouteAnswers429InItsFormatPastItsBudget`).
+    static let unthrottled = """
+
+        [limits]
+        clientPerSecond = 100000
+        clientBurst = 100000
+        adminPerSecond = 100000
+        adminBurst = 100000
+        accountPerSecond = 100000
+        accountBurst = 100000
+        """
+
     @Test(arguments: Group.allCases)
     func noRouteAnswers500OrWritesWhenItRefuses(_ group: Group) async throws {
-        let tables = Build.plugins.ids.map { "[plugins.\($0)]\n" }.joined(separator: "\n")
+        let tables = Build.plugins.ids.map { "[plugins.\($0)]\n" }.joined(separator: "\n") + Self.unthrottled
         let fixture = try await ServerFixture(pluginTables: [tables, tables], registry: Build.plugins)
         let server = try fixture.server()
         let routes = try server.buildRouter().routes.map { (path: Self.trimmed($0.path.description), method: $0.method) }
@@ -149,6 +163,60 @@ import Testing
         }
         print("hostile-input sweep, \(group): \(tried) requests over \(routeCount) routes, \(refused) refused, \(failures.count) failures")
         #expect(tried > 100, "the sweep ran (\(tried) requests)")
+        #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
+    }
+}
+
+/// #41: past its budget every route of a tenant, client and admin, answers
+/// 429 in its API's format (the wire's envelope and "too often" code, or
+/// problem+json `rate_limited`) with `Retry-After` and the RateLimit fields,
+/// and writes nothing.
+@Suite struct ThrottledRouteSweepTests {
+    @Test func everyRouteAnswers429InItsFormatPastItsBudget() async throws {
+        let limited = "\n[limits]\nclientPerSecond = 1\nclientBurst = 1\nadminPerSecond = 1\nadminBurst = 1\n"
+        let tables = Build.plugins.ids.map { "[plugins.\($0)]\n" }.joined(separator: "\n")
+        let fixture = try await ServerFixture(pluginTables: [tables + limited, tables], registry: Build.plugins)
+        let routes = try fixture.server().buildRouter().routes.map { (path: HostileInputSweepTests.trimmed($0.path.description), method: $0.method) }
+            .filter { route in
+                Build.plugins.ids.contains { route.path.hasPrefix("t/:tenant/\($0)/") } || route.path.hasPrefix("admin/v1/tenants/:tenant")
+            }
+            .filter { !$0.path.contains("**") && !$0.path.hasPrefix("t/:tenant/im") && !$0.path.hasPrefix("t/:tenant/callbacks") }
+        let tenant = fixture.id(0)
+        let (tried, failures) = try await fixture.live { http -> (Int, [String]) in
+            let raw = RawHTTP(port: try #require(http.client.port))
+            defer { Task { try? await raw.shutdown() } }
+            var failures: [String] = []
+            var tried = 0
+            for route in routes {
+                let admin = route.path.hasPrefix("admin/")
+                let uri = "/" + route.path.replacingOccurrences(of: ":tenant", with: tenant).replacingOccurrences(of: ":room", with: "1")
+                    .replacingOccurrences(of: ":entry", with: "1").replacingOccurrences(of: ":accid", with: "someone").replacingOccurrences(of: ":ban", with: "1")
+                var headers = [("Content-Type", admin ? "application/json" : "application/x-www-form-urlencoded")]
+                if admin { headers.append(("Authorization", "Bearer \(tenant)-key")) }
+                let body = admin ? #"{"plugin":"audio-chatroom","name":"x","owner":"x"}"# : "roomId=1&sid=x"
+                let before = try await Baseline.fingerprint(fixture.database, tenant)
+                // Twice at once: the budget (1, burst 1) is spent by the first, or by the route before.
+                var answers: [(status: Int, text: String)] = []
+                for _ in 0..<2 {
+                    answers.append(try await raw.send(.init(rawValue: route.method.rawValue), uri, headers: headers,
+                                                      body: route.method == .get ? nil : body))
+                }
+                tried += 1
+                let after = try await Baseline.fingerprint(fixture.database, tenant)
+                guard let refused = answers.last, refused.status == 429 else {
+                    failures.append("\(route.method) \(uri) → \(answers.map(\.status)), not 429")
+                    continue
+                }
+                let json = JSONValue.parse(refused.text)
+                let inFormat = admin ? json?["code"]?.string == "rate_limited"
+                    : (json?["code"]?.int64 == 416 || json?["errCode"]?.int64 == 4)
+                if !inFormat { failures.append("\(route.method) \(uri): 429 not in its API's format: \(refused.text.prefix(160))") }
+                if answers.first?.status == 429 && after != before { failures.append("\(route.method) \(uri): throttled but wrote rows") }
+            }
+            return (tried, failures)
+        }
+        print("throttled-route sweep: \(tried) routes, \(failures.count) failures")
+        #expect(tried > 40, "the sweep ran (\(tried) routes)")
         #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
     }
 }

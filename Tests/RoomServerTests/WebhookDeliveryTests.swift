@@ -109,6 +109,13 @@ import Testing
                     #expect(announced.count == 2 && Set(announced.map(\.id)).count == 1, "one event, one id, at both endpoints")
                     #expect(dead.json["data"]?["endpoint"]?.string == "backend" && dead.json["data"]?["kind"]?.string == "webhook")
                     #expect(Self.verify(dead))
+                    // #41: the operator's copy is the operator's: not in the tenant's listing, nor its to retry.
+                    let theirs = try await http.get("/admin/v1/tenants/\(tenant)/outbox?kind=webhook&limit=100", key: fixture.key(0)).json["items"]?.arrayValue ?? []
+                    let all = try await http.get("/admin/v1/tenants/\(tenant)/outbox?kind=webhook&limit=100", key: fixture.operatorKey).json["items"]?.arrayValue ?? []
+                    #expect(all.count == theirs.count + 1, "one entry bound for the operator's endpoint, seen by the operator only: \(theirs.count) / \(all.count)")
+                    let operatorsEntry = try #require(all.first { entry in !theirs.contains { $0["id"] == entry["id"] } }?["id"]?.int64)
+                    let retried = try await http.post("/admin/v1/tenants/\(tenant)/outbox/\(operatorsEntry)/retry", key: fixture.key(0))
+                    #expect(retried.status == .notFound, "\(retried.status)")
                     let firstTry = try #require(receiver.deliveries.first { $0.type == "room.created" })
 
                     receiver.down = false

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Who stands behind the privileged acts of one request, as the audit log
@@ -8,8 +9,8 @@ public struct AuditCaller: Sendable, Equatable {
     /// "operator" or "tenant-admin" for an admin key; "account:<id>" for a
     /// client request (a host's kick).
     public var actor: String
-    /// The first 16 hex digits of the key's SHA-256 (the tenant file's
-    /// `adminKeyHashes` entry begins with them); nil for a client.
+    /// 16 hex digits of the key's HMAC under the server's secret
+    /// (`AuditCaller.fingerprint(ofKey:secret:)`); nil for a client.
     public var keyFingerprint: String?
     public var requestID: String?
     public var clientAddress: String?
@@ -21,10 +22,12 @@ public struct AuditCaller: Sendable, Equatable {
         self.clientAddress = clientAddress
     }
 
-    /// 64 bits of the digest: enough to tell a tenant's few keys apart, too
-    /// few to stand in for the key's hash.
-    public static func fingerprint(ofKey key: String) -> String {
-        String(Secrets.sha256Hex(key).prefix(16))
+    /// 64 bits of the key's HMAC-SHA-256 under `secret`: enough to tell a
+    /// tenant's few keys apart, and tied to this deployment (#41: a bare
+    /// SHA-256 let anyone who reads the log test guesses of a key offline,
+    /// and link the same key across systems).
+    public static func fingerprint(ofKey key: String, secret: [UInt8]) -> String {
+        String(Secrets.hex(HMAC<SHA256>.authenticationCode(for: Data(key.utf8), using: SymmetricKey(data: secret))).prefix(16))
     }
 
     @TaskLocal public static var current: AuditCaller?

@@ -90,7 +90,9 @@ extension RoomEngine {
     /// take it out too (its seat freed, the room told, `member.kicked`), one
     /// room at a time; a room that closes meanwhile is skipped, and one that
     /// cannot be reached keeps the membership, which the ban's revoked
-    /// sessions make useless (README, Moderation).
+    /// sessions make useless (README, Moderation). The open rooms the
+    /// account owns are dissolved (#41: they stayed listed, their names often
+    /// the reason for the ban), dissolved by whoever banned it.
     public func banFromTenant(_ account: AccountID, until: Date? = nil, reason: String = "", by actor: Actor, in tenant: Tenant) async throws -> Ban {
         let ban = try await insertTenantBan(account, until: until, reason: reason, by: actor, in: tenant)
         for roomID in try await store.joinedOpenRooms(tenant.id, account: account) {
@@ -99,6 +101,13 @@ extension RoomEngine {
                                      by: actor, in: tenant, pluginID: nil, audited: false)
             } catch let error as RoomError {
                 database.logger.info("a tenant ban's room was not emptied", metadata: ["room": "\(roomID)", "reason": "\(error)"])
+            }
+        }
+        for roomID in try await store.ownedOpenRooms(tenant.id, account: account) {
+            do {
+                _ = try await dissolve(roomID, by: actor, in: tenant, pluginID: nil)
+            } catch let error as RoomError {
+                database.logger.info("a tenant ban's own room was not dissolved", metadata: ["room": "\(roomID)", "reason": "\(error)"])
             }
         }
         return ban

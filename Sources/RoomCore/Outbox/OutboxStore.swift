@@ -193,10 +193,17 @@ public struct OutboxStore: Sendable {
     }
 
     /// Newest first.
-    public func list(_ tenantID: TenantID, status: OutboxEntry.Status?, kind: String? = nil, before: Int64?, limit: Int) async throws -> [OutboxEntry] {
+    /// The lane of the entries bound for the operator's endpoint (its
+    /// `outbox.dead` copies): the operator's, not the tenant's (#41).
+    public static let operatorLane = "webhook:" + WebhookEndpoint.operatorName
+
+    /// `operatorsToo` false (a tenant's admin): without the entries bound for
+    /// the operator's endpoint.
+    public func list(_ tenantID: TenantID, status: OutboxEntry.Status?, kind: String? = nil, before: Int64?, limit: Int,
+                     operatorsToo: Bool = true) async throws -> [OutboxEntry] {
         let rows = try await database.query("""
             SELECT \(unescaped: Self.columns) FROM outbox
-            WHERE tenant_id = \(tenantID)
+            WHERE tenant_id = \(tenantID) AND (\(operatorsToo) OR lane <> \(Self.operatorLane))
               AND (\(status?.rawValue)::text IS NULL OR status = \(status?.rawValue))
               AND (\(kind)::text IS NULL OR kind = \(kind))
               AND (\(before)::bigint IS NULL OR outbox_id < \(before))
@@ -213,11 +220,12 @@ public struct OutboxStore: Sendable {
     /// A dead (or backing-off) entry gets a fresh set of attempts, due now.
     /// Returns nil when there is no such entry, or it was delivered, or it is
     /// being delivered right now (making it due would deliver it twice).
-    public func retry(_ tenantID: TenantID, _ id: Int64, now: Date, audited: AuditStamp? = nil) async throws -> OutboxEntry? {
+    public func retry(_ tenantID: TenantID, _ id: Int64, now: Date, audited: AuditStamp? = nil, operatorsToo: Bool = true) async throws -> OutboxEntry? {
         let entry = try await database.transaction { connection in
             let rows = try await connection.run("""
                 UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = \(now)
                 WHERE tenant_id = \(tenantID) AND outbox_id = \(id) AND status <> 'delivered'
+                  AND (\(operatorsToo) OR lane <> \(Self.operatorLane))
                   AND (claimed_until IS NULL OR claimed_until <= \(now))
                 RETURNING \(unescaped: Self.columns)
                 """, logger: database.logger).collect()

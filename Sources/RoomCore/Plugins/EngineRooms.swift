@@ -96,6 +96,12 @@ struct EngineAccounts: PluginAccounts {
         try await store.account(tenantID, accid)
     }
 
+    func actingAs(_ accid: AccountID) async throws -> Account? {
+        guard let account = try await store.account(tenantID, accid) else { return nil }
+        let banned = try await BanStore(database: store.database).isBanned(tenantID, accid: accid, roomID: nil, now: store.clock.now())
+        return banned ? nil : account
+    }
+
     func resolve(sid: String, renewSeconds: Int?) async throws -> (Account, expiresAt: Date)? {
         try await store.resolve(tenantID, sid: sid, pluginID: pluginID, renewSeconds: renewSeconds)
     }

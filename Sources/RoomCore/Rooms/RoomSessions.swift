@@ -79,6 +79,13 @@ extension RoomStore {
 
 extension RoomStore {
     /// The open rooms `account` is joined to now (a tenant ban empties them).
+    /// The open rooms `account` owns (#41: a tenant ban closes them).
+    public func ownedOpenRooms(_ tenantID: TenantID, account: AccountID) async throws -> [RoomID] {
+        try await database.query("""
+            SELECT room_id FROM rooms WHERE tenant_id = \(tenantID) AND owner = \(account) AND state = 'open' ORDER BY room_id
+            """).decode(Int64.self)
+    }
+
     public func joinedOpenRooms(_ tenantID: TenantID, account: AccountID) async throws -> [RoomID] {
         try await database.query("""
             SELECT m.room_id FROM room_members m

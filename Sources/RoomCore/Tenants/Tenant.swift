@@ -16,12 +16,15 @@ public struct Tenant: Sendable {
     public let retention: RetentionPolicy
     /// Where the tenant's back end hears about its rooms (`[webhooks.<name>]`).
     public let webhooks: [WebhookEndpoint]
+    /// Requests a second and bursts (`[limits]`, #41).
+    public let budgets: RequestBudgets
 
     public init(
         id: TenantID, name: String, file: String, adminKeyHashes: [String], im: any IMProvider,
         live: any LiveProvider, intercom: any IntercomProvider, plugins: [String: EnabledPlugin], callbacks: [String: any CallbackVerifier] = [:],
-        retention: RetentionPolicy = .init(), webhooks: [WebhookEndpoint] = []
+        retention: RetentionPolicy = .init(), webhooks: [WebhookEndpoint] = [], budgets: RequestBudgets = .init()
     ) {
+        self.budgets = budgets
         self.webhooks = webhooks
         self.retention = retention
         self.id = id

@@ -64,6 +64,7 @@ public struct TenantLoader: Sendable {
         let intercom = intercomProvider(providers, tenant: id)
         let plugins = enabledPlugins(root.table("plugins"))
         let retention = RetentionPolicy(root.table("retention"))
+        let budgets = RequestBudgets(root.table("limits"))
         let eventTypes = Set(WebhookEventTypes.core + plugins.values.flatMap(\.plugin.eventTypes))
         let webhooks = WebhookEndpoint.read(root.table("webhooks"), known: eventTypes, addresses: webhookAddresses)
         let issues = root.issues
@@ -71,7 +72,7 @@ public struct TenantLoader: Sendable {
         var callbacks: [String: any CallbackVerifier] = [:]
         for verifier in [im.base, live].compactMap({ $0 as? any CallbackVerifier }) { callbacks[verifier.callbackName] = verifier }
         return (Tenant(id: id, name: name, file: file, adminKeyHashes: keys, im: im, live: live, intercom: intercom,
-                       plugins: plugins, callbacks: callbacks, retention: retention, webhooks: webhooks), [])
+                       plugins: plugins, callbacks: callbacks, retention: retention, webhooks: webhooks, budgets: budgets), [])
     }
 
     public static func isValidID(_ id: String) -> Bool {

@@ -27,7 +27,7 @@ public enum NetEase {
         if let (account, _) = try await call.accounts.resolve(sid: sid, renewSeconds: renewSeconds) {
             return account
         }
-        if accidAsSid, let account = try await call.accounts.account(sid) { return account }
+        if accidAsSid, let account = try await call.accounts.actingAs(sid) { return account }
         throw notLoggedIn()
     }
 }

@@ -120,6 +120,12 @@ public protocol PluginAccounts: Sendable {
 
     func account(_ accid: AccountID) async throws -> Account?
 
+    /// The account a shipped app names by its accid instead of a session
+    /// (`accidAsSid`), unless a tenant ban keeps it out: without a session to
+    /// revoke, this is where the ban holds (#41: a tenant-banned account
+    /// still booked lessons and read the teacher's password).
+    func actingAs(_ accid: AccountID) async throws -> Account?
+
     /// The account behind a live session of this plugin; with
     /// `renewSeconds`, the session's expiry moves to now + that.
     func resolve(sid: String, renewSeconds: Int?) async throws -> (Account, expiresAt: Date)?

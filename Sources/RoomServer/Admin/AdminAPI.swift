@@ -11,6 +11,10 @@ struct AdminAPI: Sendable {
     let reloadBroadcast: TenantReloadBroadcast
     let idempotency: IdempotencyStore
     let trustedProxies: Set<String>
+    let budgets: RequestBudgetGate
+    /// `ROOMKEEPER_DATA_KEY`, else the operator key's digest: a secret every
+    /// instance shares and no tenant holds.
+    let fingerprintSecret: [UInt8]
 
     var tenants: TenantDirectory { services.tenants }
     var rooms: RoomStore { services.engine.store }
@@ -26,7 +30,8 @@ struct AdminAPI: Sendable {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: contract)))
         }
         let admin = router.group("admin/v1")
-            .add(middleware: AdminAuthMiddleware(operatorKeyDigest: operatorKeyDigest, tenants: tenants, trustedProxies: trustedProxies, clock: services.clock))
+            .add(middleware: AdminAuthMiddleware(operatorKeyDigest: operatorKeyDigest, tenants: tenants, trustedProxies: trustedProxies, clock: services.clock, budgets: budgets,
+                                             fingerprintSecret: fingerprintSecret))
             .add(middleware: AdminInputMiddleware())
             .add(middleware: AdminIdempotencyMiddleware(store: idempotency))
         registerTenantRoutes(admin)
@@ -39,6 +44,7 @@ struct AdminAPI: Sendable {
         registerEventRoutes(admin.group("tenants/:tenant"))
         registerSessionRoutes(admin.group("tenants/:tenant"))
         registerUsageRoutes(admin.group("tenants/:tenant"))
+        registerLimitsRoutes(admin.group("tenants/:tenant"))
     }
 
     /// Revocation: every session (sid, SealMic authorization) of an account

@@ -8,7 +8,7 @@ extension AdminAPI {
     func registerAuditRoutes(_ admin: RouterGroup<RoomRequestContext>) {
         admin.get("tenants/:tenant/audit") { request, context -> Page<AuditDTO> in
             let tenant = try context.authorizedTenant(tenants)
-            return try await auditPage(.only(tenant.id), request)
+            return try await auditPage(.only(tenant.id), request, operatorShown: context.principal == .operator)
         }
 
         admin.get("audit") { request, context -> Page<AuditDTO> in
@@ -18,14 +18,16 @@ extension AdminAPI {
                 guard TextRules.fits(tenant, 1...64) else { throw Problem.invalid("tenant", "must be 1-64 characters") }
                 scope = .only(tenant)
             }
-            return try await auditPage(scope, request)
+            return try await auditPage(scope, request, operatorShown: true)
         }
     }
 
     /// `after` follows the log (oldest first, from a cursor; with `before`
     /// too, up to it); without it the newest come first, `before` paging back. `action` and `actor` (an
     /// actor or a key fingerprint) filter exactly.
-    private func auditPage(_ scope: AuditLog.Filter.Tenants, _ request: Request) async throws -> Page<AuditDTO> {
+    /// `operatorShown` false (a tenant's admin): the operator's rows in the
+    /// tenant's log say what it did, not with which key or from where (#41).
+    private func auditPage(_ scope: AuditLog.Filter.Tenants, _ request: Request, operatorShown: Bool) async throws -> Page<AuditDTO> {
         let query = request.uri.queryParameters
         let after = try Self.cursor(query.get("after"), field: "after")
         let before = try Self.cursor(query.get("before"), field: "before")
@@ -41,7 +43,7 @@ extension AdminAPI {
         // keeps it and asks again); paging back, it is there while more remain.
         let next: String? = after != nil ? (items.last.map { String($0.id) } ?? String(after!))
                                          : (rows.count > limit ? items.last.map { String($0.id) } : nil)
-        return Page(items: items.map(AuditDTO.init), nextCursor: next)
+        return Page(items: items.map { AuditDTO($0, operatorShown: operatorShown) }, nextCursor: next)
     }
 
     static func cursor(_ text: String?, field: String) throws -> Int64? {
@@ -64,17 +66,18 @@ struct AuditDTO: ResponseEncodable {
     let clientAddress: String?
     let detail: JSONValue
 
-    init(_ entry: AuditEntry) {
+    init(_ entry: AuditEntry, operatorShown: Bool) {
+        let hidden = !operatorShown && entry.actor == "operator"
         id = String(entry.id)
         tenant = entry.tenantID
         at = entry.at
         actor = entry.actor
-        keyFingerprint = entry.keyFingerprint
+        keyFingerprint = hidden ? nil : entry.keyFingerprint
         action = entry.action
         target = entry.target
         outcome = entry.outcome
         requestId = entry.requestID
-        clientAddress = entry.clientAddress
+        clientAddress = hidden ? nil : entry.clientAddress
         detail = JSONValue.parse(entry.detail) ?? .object([:])
     }
 

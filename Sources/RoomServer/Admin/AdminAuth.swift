@@ -26,6 +26,10 @@ struct AdminAuthMiddleware: RouterMiddleware {
     let trustedProxies: Set<String>
     /// A tenant's usage counts its requests by this clock's hour.
     let clock: any RoomClock
+    /// Tenant keys' budgets and failed keys per address (#41).
+    let budgets: RequestBudgetGate
+    /// The HMAC secret of the audit log's key fingerprints (#41).
+    let fingerprintSecret: [UInt8]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
@@ -33,17 +37,27 @@ struct AdminAuthMiddleware: RouterMiddleware {
         }
         let key = String(header.dropFirst(7))
         let address = ClientAddress.resolve(peer: context.peerAddress, forwardedFor: request.headers[ClientAddress.forwardedFor], trusted: trustedProxies)
+        // An address that sent too many unknown keys waits, whatever it sends now (#41).
+        let failures = RequestBudgetGate.Scope.failedAdminKeys(AddressSubject.of(address))
+        if let refusal = budgets.isExhausted(failures, budget: RequestBudgetGate.failedAdminKeys) { throw Throttled(refusal: refusal) }
         var context = context
         if let operatorKeyDigest, Secrets.equal(Secrets.sha256Hex(key), operatorKeyDigest) {
             context.principal = .operator
         } else if let tenant = tenants.current.sorted.first(where: { $0.acceptsAdminKey(key) }) {
             context.principal = .tenant(tenant.id)
         } else {
+            _ = budgets.admit(failures, budget: RequestBudgetGate.failedAdminKeys)
             throw Problem(.unauthorized, code: "unauthorized", detail: "unknown admin key")
+        }
+        // A tenant key's requests count against its tenant's admin budget;
+        // the operator's do not (it answers for every tenant).
+        if case .tenant(let own)? = context.principal, let tenant = tenants[own],
+           let refusal = budgets.admit(.admin(own), budget: tenant.budgets.admin) {
+            throw Throttled(refusal: refusal)
         }
         // Who this is, for the audit rows of whatever the request does (#29).
         let caller = AuditCaller(
-            actor: context.principal == .operator ? "operator" : "tenant-admin", keyFingerprint: AuditCaller.fingerprint(ofKey: key),
+            actor: context.principal == .operator ? "operator" : "tenant-admin", keyFingerprint: AuditCaller.fingerprint(ofKey: key, secret: fingerprintSecret),
             requestID: RequestID.of(request.headers, context: context), clientAddress: address)
         // The request id goes back on refusals too, so a caller can match its
         // own records to ours either way.
@@ -58,6 +72,20 @@ struct AdminAuthMiddleware: RouterMiddleware {
         if let tenant = context.parameters.get("tenant"), context.principal?.mayAccess(tenant) == true, tenants[tenant] != nil {
             BilledRequest.count(tenant, at: clock.now())
         }
+        return response
+    }
+}
+
+/// An admin request past a budget: 429 problem+json with when to come back.
+struct Throttled: HTTPResponseError {
+    let refusal: RequestBudgetGate.Refusal
+    var status: HTTPResponse.Status { .tooManyRequests }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let limit = RateLimit(refusal.budget.perSecond, per: 1)
+        var response = try Problem.from(.rateLimited(action: "admin requests (\(refusal.scope.name) budget)", limit: limit))
+            .response(from: request, context: context)
+        refusal.apply(to: &response.headers)
         return response
     }
 }

@@ -491,6 +491,23 @@ enum AdminContract {
       "Unprocessable": {
         "description": "`plugin_not_enabled`, `invalid_options`, `invalid_tenants`",
         "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+      },
+      "BadGateway": {
+        "description": "`provider_refused`: the IM or media vendor the request needed refused it",
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+      },
+      "Unavailable": {
+        "description": "`database_unavailable`, or `provider_unavailable` (the IM or media vendor did not answer): nothing was done; try again after `Retry-After` seconds",
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+      },
+      "TooManyRequests": {
+        "description": "`rate_limited`: past the tenant's admin budget (its file's `[limits]`), or this address sent too many unknown keys, or (webhook tests) past 10 test events a minute per tenant; nothing was done; try again after `Retry-After` seconds",
+        "headers": {
+          "Retry-After": {"schema": {"type": "string"}, "description": "Seconds to wait"},
+          "RateLimit-Policy": {"schema": {"type": "string"}, "description": "The budget met, per second: `\"admin\";q=50;w=1`"},
+          "RateLimit": {"schema": {"type": "string"}, "description": "None left, for `t` seconds: `\"admin\";r=0;t=1`"}
+        },
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
       }
     },
     "schemas": {

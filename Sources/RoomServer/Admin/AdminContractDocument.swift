@@ -11,13 +11,14 @@ extension AdminContract {
         guard case .object(var root)? = JSONValue.parse(json), case .object(var components)? = root["components"],
               case .object(var schemas)? = components["schemas"], case .object(var paths)? = root["paths"],
               case .object(var parameters)? = components["parameters"] else { return json }
-        for text in [moderationJSON, auditJSON, eventsJSON, sessionsJSON, usageJSON] {
+        for text in [moderationJSON, auditJSON, eventsJSON, sessionsJSON, usageJSON, limitsJSON] {
             guard case .object(let part)? = JSONValue.parse(text), case .object(let partPaths)? = part["paths"] else { return json }
             paths.merge(partPaths) { first, _ in first }
             if case .object(let partParameters)? = part["components"]?["parameters"] { parameters.merge(partParameters) { first, _ in first } }
             if case .object(let partSchemas)? = part["components"]?["schemas"] { schemas.merge(partSchemas) { first, _ in first } }
         }
         schemas["CreateRoom"] = createRoom(plugins)
+        paths = throttled(paths)
         components["schemas"] = .object(schemas)
         components["parameters"] = .object(parameters)
         root["components"] = .object(components)
@@ -26,6 +27,22 @@ extension AdminContract {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(JSONValue.object(root)) else { return json }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Every operation that takes a key may be answered 429 (#41): a
+    /// tenant key past its budget, an address past its unknown keys.
+    static func throttled(_ paths: [String: JSONValue]) -> [String: JSONValue] {
+        paths.mapValues { item in
+            guard case .object(var operations) = item else { return item }
+            for (method, operation) in operations {
+                guard case .object(var fields) = operation, case .object(var responses)? = fields["responses"],
+                      responses["401"] != nil else { continue }
+                responses["429"] = ["$ref": "#/components/responses/TooManyRequests"]
+                fields["responses"] = .object(responses)
+                operations[method] = .object(fields)
+            }
+            return .object(operations)
+        }
     }
 
     static func createRoom(_ plugins: [AnyRoomPlugin]) -> JSONValue {

@@ -41,7 +41,9 @@ extension AdminAPI {
                 guard let value = DecimalText.int64(cursor) else { throw Problem.invalid("cursor", "must be a cursor from nextCursor") }
                 before = value
             }
-            let entries = try await outbox.list(tenant.id, status: status, kind: kind, before: before, limit: limit + 1)
+            // The operator's dead-letter copies are not the tenant's to see or retry (#41).
+            let entries = try await outbox.list(tenant.id, status: status, kind: kind, before: before, limit: limit + 1,
+                                                operatorsToo: context.principal == .operator)
             let items = Array(entries.prefix(limit))
             return Page(items: items.map(OutboxDTO.init), nextCursor: entries.count > limit ? items.last.map { String($0.id) } : nil)
         }
@@ -49,8 +51,12 @@ extension AdminAPI {
         group.post("outbox/:entry/retry") { _, context -> OutboxDTO in
             let tenant = try context.authorizedTenant(tenants)
             let id = try context.parameters.requireInt64("entry")
-            if let entry = try await outbox.retry(tenant.id, id, now: services.clock.now(), audited: AuditStamp(by: .admin, in: tenant)) { return OutboxDTO(entry) }
-            guard let existing = try await outbox.entry(tenant.id, id) else { throw Problem.notFound("no outbox entry \(id) in tenant \(tenant.id)") }
+            let operatorsToo = context.principal == .operator
+            if let entry = try await outbox.retry(tenant.id, id, now: services.clock.now(), audited: AuditStamp(by: .admin, in: tenant),
+                                                  operatorsToo: operatorsToo) { return OutboxDTO(entry) }
+            guard let existing = try await outbox.entry(tenant.id, id), operatorsToo || existing.webhookEndpoint != WebhookEndpoint.operatorName else {
+                throw Problem.notFound("no outbox entry \(id) in tenant \(tenant.id)")
+            }
             guard existing.status == .delivered else {
                 throw Problem(.conflict, code: "delivery_in_progress", detail: "outbox entry \(existing.id) is being delivered now; retry it if that attempt fails")
             }

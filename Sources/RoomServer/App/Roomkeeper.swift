@@ -19,6 +19,9 @@ public struct Roomkeeper: Sendable {
     public let hub: LocalIMHub
     /// The local IM's sockets waiting to log in.
     let loginWaitingRoom: LoginWaitingRoom
+    /// The instances alive, for each one's share of the request budgets.
+    public let roster: InstanceRoster
+    let budgets: RequestBudgetGate
     /// How webhook deliveries leave.
     public var webhookSender: any WebhookSender
 
@@ -32,6 +35,17 @@ public struct Roomkeeper: Sendable {
         self.webhookSender = HTTPWebhookSender(policy: options.webhookAddresses)
         self.hub = LocalIMHub(database: database, clock: clock, logger: logger, maxConnections: options.maxSockets)
         self.loginWaitingRoom = LoginWaitingRoom(limits: options.loginWaiting)
+        self.roster = InstanceRoster(database: database, logger: logger)
+        self.budgets = RequestBudgetGate(roster: roster)
+    }
+
+    /// The audit fingerprints' HMAC secret: the data key, else the operator
+    /// key's digest (a deployment without either fingerprints under a fixed
+    /// secret, as good as a bare digest: set one of them).
+    public static func fingerprintSecret(_ options: ServerOptions) -> [UInt8] {
+        if let hex = options.dataKeyHex { return Secrets.sha256(hex) }
+        if let key = options.operatorKey { return Secrets.sha256("roomkeeper audit fingerprints\n" + key) }
+        return Secrets.sha256("roomkeeper audit fingerprints")
     }
 
     /// Schema folders in the order they apply: core, providers, plugins.
@@ -103,17 +117,18 @@ public struct Roomkeeper: Sendable {
         let router = Router(context: RoomRequestContext.self)
         let table = RouteTable()
         router.add(middleware: ProblemMiddleware())
-        router.add(middleware: RequestTracing())
+        router.add(middleware: RequestTracing(trustedProxies: Set(options.trustedProxies)))
         router.add(middleware: RequestDeadlineMiddleware(seconds: options.requestSeconds))
         router.add(middleware: RequestMetrics(tenants: services.tenants))
         router.add(middleware: MethodNotAllowedMiddleware(table: table))
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry,
                   metricsKeyDigest: options.metricsKey.map(Secrets.sha256Hex)).register(on: router)
         AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex),
-                 reloadBroadcast: reloadBroadcast, idempotency: idempotency, trustedProxies: Set(options.trustedProxies)).register(on: router)
+                 reloadBroadcast: reloadBroadcast, idempotency: idempotency, trustedProxies: Set(options.trustedProxies),
+                 budgets: budgets, fingerprintSecret: Self.fingerprintSecret(options)).register(on: router)
         ProviderCallbackRoutes(services: services).register(on: router)
         ConsoleRoutes().register(on: router)
-        ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies), idempotency: idempotency).register(on: router)
+        ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies), idempotency: idempotency, budgets: budgets).register(on: router)
         table.fill(router)
         return router
     }
@@ -133,7 +148,8 @@ public struct Roomkeeper: Sendable {
             router: try buildRouter(),
             server: .boundedHTTP1WebSocket(webSocketRouter: buildWebSocketRouter(), headSeconds: options.requestHeadSeconds, idleSeconds: options.idleSeconds),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "roomkeeper"),
-            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention, usage, notifications(dispatcherSignal: options.dispatcher.signal)],
+            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention, usage, notifications(dispatcherSignal: options.dispatcher.signal),
+                               roster],
             logger: logger)
     }
 }

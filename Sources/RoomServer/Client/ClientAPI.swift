@@ -12,6 +12,8 @@ struct ClientAPI: Sendable {
     /// Peers whose `X-Forwarded-For` is believed (the load balancer's addresses).
     let trustedProxies: Set<String>
     let idempotency: IdempotencyStore
+    /// The tenants' request budgets, this instance's share (#41).
+    let budgets: RequestBudgetGate
     static let maxBody = 256 * 1024
 
     func register(on router: Router<RoomRequestContext>) {
@@ -43,6 +45,8 @@ struct ClientAPI: Sendable {
         logger[metadataKey: "tenant"] = "\(tenantID)"
         logger[metadataKey: "plugin"] = "\(plugin.id)"
         let style = plugin.wire
+        // Past the tenant's budget nothing is read, written or billed.
+        if let refusal = budgets.admit(.client(tenantID), budget: tenant.budgets.client) { return Self.throttled(refusal, style) }
         let signature = plugin.routeSignatures[route]
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
@@ -65,6 +69,11 @@ struct ClientAPI: Sendable {
                 caller: IdempotentRequest.caller(credential: style.credential(parameters: parameters, headers: headers), address: address))
         } catch let error as ParameterError {
             return WireEnvelope.failure(style, .badParameter(error))
+        }
+        // One account's share of its tenant (by its session credential).
+        if let credential = style.credential(parameters: parameters, headers: headers),
+           let refusal = budgets.admit(.account(tenantID, Secrets.sha256Hex(credential)), budget: tenant.budgets.account) {
+            return Self.throttled(refusal, style)
         }
         if let keyed {
             switch try await Self.unavailableAsNil({ try await keyed.claim() }) {
@@ -95,6 +104,15 @@ struct ClientAPI: Sendable {
             await keyed.release()
             return response
         }
+    }
+
+    /// 429 with the wire's own "too often" code in its envelope, and when to come back.
+    static func throttled(_ refusal: RequestBudgetGate.Refusal, _ style: WireProtocol) -> Response {
+        let limit = RateLimit(refusal.budget.perSecond, per: 1)
+        var response = WireEnvelope.failure(style, .room(.rateLimited(action: "requests (\(refusal.scope.name) budget)", limit: limit)))
+        response.status = .tooManyRequests
+        refusal.apply(to: &response.headers)
+        return response
     }
 
     /// A refusal for want of a valid session: not billed (#41).

@@ -4,16 +4,22 @@ import Tracing
 
 /// A server span per HTTP request (#30, item 1), named by its route
 /// template, with the tenant and plugin it names and its status: a W3C
-/// `traceparent` the caller sent makes it a child of the caller's span.
+/// `traceparent` makes it a child of the caller's span when a trusted proxy
+/// sent it (`ROOMKEEPER_TRUSTED_PROXIES`; #41: any client's was adopted, so a
+/// stranger could stitch our spans into a trace of its choosing, and pick
+/// which of its requests are sampled).
 /// Nothing from the body, the query or the headers is recorded (a `sid`
 /// travels in bodies, keys in headers). With tracing off (the default) the
 /// tracer is the no-op one and this costs a task-local read.
 struct RequestTracing: RouterMiddleware {
     typealias Context = RoomRequestContext
+    let trustedProxies: Set<String>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var parent = ServiceContext.current ?? .topLevel
-        InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
+        if let peer = context.peerAddress, trustedProxies.contains(peer) {
+            InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
+        }
         let route = context.endpointPath ?? "unknown route"
         return try await withSpan("\(request.method.rawValue) \(route)", context: parent, ofKind: .server) { span in
             span.attributes["http.request.method"] = request.method.rawValue

@@ -1,0 +1,146 @@
+import Foundation
+import HTTPTypes
+import Metrics
+import RoomCore
+import Synchronization
+
+/// Token buckets of this instance's share of every request budget (#41):
+/// a tenant's client routes, its admin keys, one account's session, and the
+/// failed admin keys of one client address. The share is the budget over the
+/// instances alive (`InstanceRoster`), so nothing is written per request.
+/// A refusal says when to come back and which budget it met, for the
+/// `Retry-After`, `RateLimit-Policy` and `RateLimit` headers.
+final class RequestBudgetGate: Sendable {
+    enum Scope: Hashable, Sendable {
+        case client(TenantID)
+        case admin(TenantID)
+        /// A session credential's digest on a tenant's client routes.
+        case account(TenantID, String)
+        /// Failed admin keys from one address (IPv6 by its /64).
+        case failedAdminKeys(String)
+
+        /// The budget's name in `RateLimit-Policy` and the metric's `reason`.
+        var name: String {
+            switch self {
+            case .client: "client"
+            case .admin: "admin"
+            case .account: "account"
+            case .failedAdminKeys: "failed_admin_keys"
+            }
+        }
+
+        var tenant: TenantID {
+            switch self {
+            case .client(let tenant), .admin(let tenant), .account(let tenant, _): tenant
+            case .failedAdminKeys: "-"
+            }
+        }
+    }
+
+    /// Failed admin keys an address may send: 10 at once, then one a second.
+    static let failedAdminKeys = RequestBudgets.Budget(perSecond: 1, burst: 10)
+
+    struct Refusal: Sendable {
+        let scope: Scope
+        let budget: RequestBudgets.Budget
+        /// Whole seconds until a request would be admitted (at least 1).
+        let retryAfter: Int
+
+        /// `Retry-After` and the IETF RateLimit fields
+        /// (draft-ietf-httpapi-ratelimit-headers): the policy is the whole
+        /// budget a second, the limit's state none left for `retryAfter`.
+        func apply(to headers: inout HTTPFields) {
+            headers[.retryAfter] = String(retryAfter)
+            headers[Self.policy] = "\"\(scope.name)\";q=\(budget.perSecond);w=1"
+            headers[Self.limit] = "\"\(scope.name)\";r=0;t=\(retryAfter)"
+        }
+
+        static let policy = HTTPField.Name("RateLimit-Policy")!
+        static let limit = HTTPField.Name("RateLimit")!
+    }
+
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+        var rate: Double
+        var burst: Double
+
+        mutating func refill(_ now: ContinuousClock.Instant) {
+            let elapsed = now - updated
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            tokens = min(burst, tokens + seconds * rate)
+            updated = now
+        }
+    }
+
+    /// Buckets past this many are pruned of the full ones (an idle bucket
+    /// is the same as none): one account per session would grow without end.
+    static let pruneAbove = 20_000
+
+    let roster: InstanceRoster?
+    private let buckets = Mutex<[Scope: Bucket]>([:])
+    private let counters = MadeOnce<Scope, Counter>()
+
+    init(roster: InstanceRoster?) {
+        self.roster = roster
+    }
+
+    /// nil when the request is within `scope`'s share of `budget` (and is
+    /// counted); else the refusal, counted in
+    /// `roomkeeper_throttled_requests_total{tenant, reason}`.
+    func admit(_ scope: Scope, budget: RequestBudgets.Budget) -> Refusal? {
+        let instances = Double(max(1, roster?.instances ?? 1))
+        let rate = max(Double(budget.perSecond) / instances, 0.001)
+        let burst = max(Double(budget.burst) / instances, 1)
+        let now = ContinuousClock.now
+        let wait: Double? = buckets.withLock { buckets in
+            var bucket = buckets[scope] ?? Bucket(tokens: burst, updated: now, rate: rate, burst: burst)
+            bucket.rate = rate
+            bucket.burst = burst
+            bucket.refill(now)
+            defer {
+                buckets[scope] = bucket
+                if buckets.count > Self.pruneAbove { Self.prune(&buckets, now) }
+            }
+            guard bucket.tokens >= 1 else { return (1 - bucket.tokens) / rate }
+            bucket.tokens -= 1
+            return nil
+        }
+        guard let wait else { return nil }
+        throttled(scope).increment()
+        return Refusal(scope: scope, budget: budget, retryAfter: max(1, Int(wait.rounded(.up))))
+    }
+
+    /// Whether `scope` has nothing left now, without taking anything.
+    func isExhausted(_ scope: Scope, budget: RequestBudgets.Budget) -> Refusal? {
+        let now = ContinuousClock.now
+        let wait: Double? = buckets.withLock { buckets in
+            guard var bucket = buckets[scope] else { return nil }
+            bucket.refill(now)
+            buckets[scope] = bucket
+            return bucket.tokens >= 1 ? nil : (1 - bucket.tokens) / bucket.rate
+        }
+        guard let wait else { return nil }
+        throttled(scope).increment()
+        return Refusal(scope: scope, budget: budget, retryAfter: max(1, Int(wait.rounded(.up))))
+    }
+
+    private static func prune(_ buckets: inout [Scope: Bucket], _ now: ContinuousClock.Instant) {
+        for (scope, var bucket) in buckets {
+            bucket.refill(now)
+            if bucket.tokens >= bucket.burst { buckets[scope] = nil }
+        }
+    }
+
+    private func throttled(_ scope: Scope) -> Counter {
+        // One series a tenant and reason (an account's scope counts as its tenant's).
+        let key: Scope = switch scope {
+        case .account(let tenant, _): .account(tenant, "")
+        case .failedAdminKeys: .failedAdminKeys("")
+        default: scope
+        }
+        return counters.value(for: key) {
+            Counter(label: "roomkeeper_throttled_requests_total", dimensions: [("tenant", key.tenant), ("reason", key.name)])
+        }
+    }
+}
