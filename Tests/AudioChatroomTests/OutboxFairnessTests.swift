@@ -64,6 +64,45 @@ import Testing
         }
     }
 
+    /// #41: per-tenant caps were shares, not isolation: tenants whose
+    /// receivers hang held every webhook slot, and another tenant's delivery
+    /// waited for one to time out. Past the shared slots a reserve is kept
+    /// for tenants below their floor.
+    @Test func tenantsWithHangingReceiversLeaveAnotherTenantItsFloor() async throws {
+        let slow = WebhookReceiver()
+        slow.delay = .seconds(14)
+        let fast = WebhookReceiver()
+        try await slow.run { slowPort in
+            try await fast.run { fastPort in
+                let hanging = Self.tenantWithEndpoint("slow", port: slowPort, events: #"["webhook.test"]"#)
+                let quick = Self.tenantWithEndpoint("fast", port: fastPort, events: #"["webhook.test"]"#)
+                let fixture = try await ServerFixture(pluginTables: [hanging, hanging, quick], registry: AudioChatroomFixture.registry,
+                                                      clock: SystemClock())
+                try await fixture.live(options: {
+                    // Two tenants' two slots each fill the shared four.
+                    $0.dispatcher.webhookLimits = .init(total: 4, perDestination: 2, perTenant: 2)
+                }) { http in
+                    for index in 0..<2 {
+                        let tenant = fixture.id(index)
+                        #expect(try await http.post("/admin/v1/tenants/\(tenant)/webhooks/slow/test", key: fixture.key(index)).status == .accepted)
+                        try await fixture.database.query("""
+                            INSERT INTO outbox (tenant_id, room_id, kind, lane, payload, status, next_attempt_at, created_at)
+                            SELECT o.tenant_id, o.room_id, o.kind, o.lane, o.payload, 'pending', o.next_attempt_at, o.created_at
+                            FROM outbox o CROSS JOIN generate_series(1, 9) WHERE o.tenant_id = \(tenant) AND o.kind = 'webhook'
+                            """)
+                    }
+                    try await slow.wait("the hanging receiver to hold the four shared slots") { $0.count >= 4 }
+                    let started = ContinuousClock.now
+                    #expect(try await http.post("/admin/v1/tenants/\(fixture.id(2))/webhooks/fast/test", key: fixture.key(2)).status == .accepted)
+                    try await fast.wait("the third tenant's delivery") { $0.contains { $0.accepted } }
+                    let took = ContinuousClock.now - started
+                    #expect(took < .seconds(5), "the third tenant's webhook arrived after \(took), with every shared slot held 14 s")
+                    #expect(slow.deliveries.count <= 4, "the hanging tenants got no more than their shares: \(slow.deliveries.count)")
+                }
+            }
+        }
+    }
+
     @Test func testEventsAreRateLimited() async throws {
         let receiver = WebhookReceiver()
         try await receiver.run { port in

@@ -69,16 +69,24 @@ public struct OutboxDispatcher: Service {
     }
 
     /// How many deliveries of a stream may be in flight: in all, to one
-    /// destination, for one tenant.
+    /// destination, for one tenant; and the floor every tenant keeps (#41:
+    /// per-tenant caps were shares, not isolation: four tenants with slow
+    /// receivers held all 64 webhook slots, and a fifth tenant's deliveries
+    /// waited for one to time out). Past `total`, up to `reserve` more
+    /// slots go only to tenants with fewer than `floor` in flight.
     public struct Limits: Sendable {
         public var total: Int
         public var perDestination: Int
         public var perTenant: Int
+        public var floor: Int
+        public var reserve: Int
 
-        public init(total: Int, perDestination: Int, perTenant: Int) {
+        public init(total: Int, perDestination: Int, perTenant: Int, floor: Int = 1, reserve: Int = 8) {
             self.total = total
             self.perDestination = perDestination
             self.perTenant = perTenant
+            self.floor = floor
+            self.reserve = reserve
         }
     }
 
@@ -91,7 +99,27 @@ public struct OutboxDispatcher: Service {
                 // Claim when woken (a signal, the poll) or when a tenth of the
                 // slots are free: not one claim per finished delivery.
                 let free = limits.total - load.total
-                if free > 0 && (woken || free >= max(1, limits.total / 10)) {
+                let spare = limits.total + limits.reserve - load.total
+                if free <= 0 && spare > 0 && woken {
+                    // The shared slots are taken: only tenants below their
+                    // floor claim, from the reserve.
+                    woken = false
+                    do {
+                        let claim = OutboxStore.Claim(webhooks: webhooks, busy: load.busy(limits.perDestination),
+                                                      busyTenants: load.busyTenants(limits.floor))
+                        let entries = try await store.claimDue(now: clock.now(), lease: lease, limit: min(spare, limits.floor),
+                                                               tenants: configuration.tenants, claim: claim)
+                        for entry in entries {
+                            let destination = load.add(entry)
+                            group.addTask {
+                                await deliver(entry)
+                                return destination
+                            }
+                        }
+                    } catch {
+                        logger.error("outbox dispatch failed", metadata: ["error": "\(LoggableError.describe(error))"])
+                    }
+                } else if free > 0 && (woken || free >= max(1, limits.total / 10)) {
                     woken = false
                     do {
                         let claim = OutboxStore.Claim(webhooks: webhooks, busy: load.busy(limits.perDestination),
