@@ -63,7 +63,9 @@ enum HostRoutes {
             let room: Room
             do {
                 room = try await call.createRoom(
-                    NewRoom(name: "竞答 \(device.prefix(32))", owner: "host-" + Secrets.randomToken(bytes: 8), options: options),
+                    // Named without the device id (#41: a listed name gave it away,
+                    // and whoever knew it could take the device's next game).
+                    NewRoom(name: "竞答 " + Secrets.randomToken(bytes: 3), owner: "host-" + Secrets.randomToken(bytes: 8), options: options),
                     by: .system)
             } catch let error as ClientError where error.code == QuizCodes.deviceHasGame {
                 // A concurrent create for this device won (the unique index decided).

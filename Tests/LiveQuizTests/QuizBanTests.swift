@@ -25,4 +25,18 @@ import Testing
                                       ["optionId": 2, "content": "广州", "selectCount": 0]]), "the refused answer counts nothing")
         }
     }
+
+    /// #41: the room's name carried the host's device id: anyone who saw it
+    /// could create the device's next game first and keep its host out.
+    @Test func aGamesNameDoesNotGiveItsDeviceAway() async throws {
+        let fixture = try await QuizFixture()
+        try await fixture.server.live { http in
+            let device = "pc-" + uniqueID()
+            let created = try #require(data(try await http.form("\(fixture.base())/quiz/host/create", "deviceId=\(device)&bonus=10")))
+            let roomID = try #require(created["roomId"]?.int64)
+            let room = try await http.get("/admin/v1/tenants/\(fixture.server.id(0))/rooms/\(roomID)", key: fixture.server.operatorKey)
+            #expect(room.status == .ok && room.json["room"]?["name"]?.string?.hasPrefix("竞答") == true, "\(room.text)")
+            #expect(!room.text.contains(device), "the device id is nowhere in the room as listed")
+        }
+    }
 }
