@@ -67,8 +67,9 @@ def summary(results, elapsed, asked, seconds):
 
 
 FLOOD_LUA = """
--- Counts answers by status class (2xx, 429, other) across threads.
-local counts = {}
+-- Counts answers by status class (2xx, 429, other) across threads: each
+-- thread's `counts` is a global of its Lua state, read by `done` through thread:get.
+counts = {}
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
 function init(args) counts = {ok = 0, throttled = 0, other = 0} end

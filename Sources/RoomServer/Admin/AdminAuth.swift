@@ -39,7 +39,10 @@ struct AdminAuthMiddleware: RouterMiddleware {
         let address = ClientAddress.resolve(peer: context.peerAddress, forwardedFor: request.headers[ClientAddress.forwardedFor], trusted: trustedProxies)
         // An address that sent too many unknown keys waits, whatever it sends now (#41).
         let failures = RequestBudgetGate.Scope.failedAdminKeys(AddressSubject.of(address))
-        if let refusal = budgets.isExhausted(failures, budget: RequestBudgetGate.failedAdminKeys) { throw Throttled(refusal: refusal) }
+        if let refusal = budgets.isExhausted(failures, budget: RequestBudgetGate.failedAdminKeys) {
+            await budgets.holdRefusal()
+            throw Throttled(refusal: refusal)
+        }
         var context = context
         if let operatorKeyDigest, Secrets.equal(Secrets.sha256Hex(key), operatorKeyDigest) {
             context.principal = .operator
@@ -53,6 +56,7 @@ struct AdminAuthMiddleware: RouterMiddleware {
         // the operator's do not (it answers for every tenant).
         if case .tenant(let own)? = context.principal, let tenant = tenants[own],
            let refusal = budgets.admit(.admin(own), budget: tenant.budgets.admin) {
+            await budgets.holdRefusal()
             throw Throttled(refusal: refusal)
         }
         // Who this is, for the audit rows of whatever the request does (#29).

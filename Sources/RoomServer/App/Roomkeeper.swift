@@ -36,7 +36,7 @@ public struct Roomkeeper: Sendable {
         self.hub = LocalIMHub(database: database, clock: clock, logger: logger, maxConnections: options.maxSockets)
         self.loginWaitingRoom = LoginWaitingRoom(limits: options.loginWaiting)
         self.roster = InstanceRoster(database: database, logger: logger)
-        self.budgets = RequestBudgetGate(roster: roster)
+        self.budgets = RequestBudgetGate(roster: roster, answerDelay: options.throttledAnswerDelay)
     }
 
     /// The audit fingerprints' HMAC secret: the data key, else the operator

@@ -78,11 +78,22 @@ final class RequestBudgetGate: Sendable {
     static let pruneAbove = 20_000
 
     let roster: InstanceRoster?
+    /// How long a refusal is held before it is answered.
+    let answerDelay: Duration
     private let buckets = Mutex<[Scope: Bucket]>([:])
     private let counters = MadeOnce<Scope, Counter>()
 
-    init(roster: InstanceRoster?) {
+    init(roster: InstanceRoster?, answerDelay: Duration = .zero) {
         self.roster = roster
+        self.answerDelay = answerDelay
+    }
+
+    /// Holds a refused request's answer a while (`ServerOptions.throttledAnswerDelay`):
+    /// a client that retries at once is slowed to one request a connection
+    /// a second, without a thread or a core held meanwhile.
+    func holdRefusal() async {
+        guard answerDelay > .zero else { return }
+        try? await Task.sleep(for: answerDelay)
     }
 
     /// nil when the request is within `scope`'s share of `budget` (and is
