@@ -15,7 +15,7 @@ import subprocess
 import time
 
 
-async def _one_connection(port, path, due_queue, results, deadline):
+async def _one_connection(port, path, due_queue, results):
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     request = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                f"Content-Length: 0\r\n\r\n").encode()
@@ -40,7 +40,7 @@ async def _fixed_rate(port, path, rate, seconds, connections=16):
     connection; (statuses and latencies in s, seconds the run took)."""
     queue, results = asyncio.Queue(), []
     started = time.monotonic()
-    workers = [asyncio.create_task(_one_connection(port, path, queue, results, started + seconds)) for _ in range(connections)]
+    workers = [asyncio.create_task(_one_connection(port, path, queue, results)) for _ in range(connections)]
     count = int(rate * seconds)
     for n in range(count):
         due = started + n / rate

@@ -8,13 +8,18 @@ import Testing
 /// ban rule about its caller, so an account banned from the room (or its
 /// tenant) applies for no seat with its old sid, and may again once lifted.
 @Suite struct SeatBanTests {
+    /// The admin API's room ban of `account`.
+    static func ban(_ account: String, from room: SeatTests.Room, _ fixture: AudioChatroomFixture, _ http: HTTP) async throws -> HTTP.Answer {
+        try await http.post("/admin/v1/tenants/\(fixture.server.id(0))/rooms/\(room.roomID)/bans", key: fixture.server.operatorKey,
+                            json: #"{"account":"\#(account)"}"#)
+    }
+
     @Test func aBannedCallersSeatApplyIsRefusedUntilTheBanIsLifted() async throws {
         let fixture = try await AudioChatroomFixture()
         try await fixture.server.live { http in
             let room = try await SeatTests.Room.open(fixture, http)
             let guest = try await room.guest(http)
-            let banned = try await http.post("/admin/v1/tenants/\(fixture.server.id(0))/rooms/\(room.roomID)/bans", key: fixture.server.operatorKey,
-                                             json: #"{"account":"\#(guest.accid)"}"#)
+            let banned = try await Self.ban(guest.accid, from: room, fixture, http)
             #expect(banned.status == .created)
             let refused = try await room.move(http, "apply", sid: guest.sid, index: 1)
             #expect(refused["code"]?.int64 == 403, "\(refused)")
@@ -35,8 +40,7 @@ import Testing
         try await fixture.server.live { http in
             let room = try await SeatTests.Room.open(fixture, http)
             let guest = try await room.guest(http)
-            let banned = try await http.post("/admin/v1/tenants/\(fixture.server.id(0))/rooms/\(room.roomID)/bans", key: fixture.server.operatorKey,
-                                             json: #"{"account":"\#(guest.accid)"}"#)
+            let banned = try await Self.ban(guest.accid, from: room, fixture, http)
             #expect(banned.status == .created)
             let refused = try await room.move(http, "invite", sid: room.hostSID, index: 2, extra: "&account=\(guest.accid)")
             #expect(refused["code"]?.int64 == 403 && refused["msg"]?.string?.contains("banned") == true, "\(refused)")

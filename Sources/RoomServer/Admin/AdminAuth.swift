@@ -39,24 +39,21 @@ struct AdminAuthMiddleware: RouterMiddleware {
         let address = ClientAddress.resolve(peer: context.peerAddress, forwardedFor: request.headers[ClientAddress.forwardedFor], trusted: trustedProxies)
         // An address that sent too many unknown keys waits, whatever it sends now (#41).
         let failures = RequestBudgetGate.Scope.failedAdminKeys(AddressSubject.of(address))
-        if let refusal = budgets.isExhausted(failures, budget: RequestBudgetGate.failedAdminKeys) {
-            await budgets.holdRefusal()
-            throw Throttled(refusal: refusal)
-        }
+        if let refusal = await budgets.isExhausted(failures, budget: RequestBudgetGate.failedAdminKeys) { throw Throttled(refusal: refusal) }
         var context = context
         if let operatorKeyDigest, Secrets.equal(Secrets.sha256Hex(key), operatorKeyDigest) {
             context.principal = .operator
         } else if let tenant = tenants.current.sorted.first(where: { $0.acceptsAdminKey(key) }) {
             context.principal = .tenant(tenant.id)
         } else {
-            _ = budgets.admit(failures, budget: RequestBudgetGate.failedAdminKeys)
+            // Counted, answered 401 now: only the next unknown key past the limit waits.
+            _ = budgets.count(failures, budget: RequestBudgetGate.failedAdminKeys)
             throw Problem(.unauthorized, code: "unauthorized", detail: "unknown admin key")
         }
         // A tenant key's requests count against its tenant's admin budget;
         // the operator's do not (it answers for every tenant).
         if case .tenant(let own)? = context.principal, let tenant = tenants[own],
-           let refusal = budgets.admit(.admin(own), budget: tenant.budgets.admin) {
-            await budgets.holdRefusal()
+           let refusal = await budgets.admit(.admin(own), budget: tenant.budgets.admin) {
             throw Throttled(refusal: refusal)
         }
         // Who this is, for the audit rows of whatever the request does (#29).

@@ -46,10 +46,7 @@ struct ClientAPI: Sendable {
         logger[metadataKey: "plugin"] = "\(plugin.id)"
         let style = plugin.wire
         // Past the tenant's budget nothing is read, written or billed.
-        if let refusal = budgets.admit(.client(tenantID), budget: tenant.budgets.client) {
-            await budgets.holdRefusal()
-            return Self.throttled(refusal, style)
-        }
+        if let refusal = await budgets.admit(.client(tenantID), budget: tenant.budgets.client) { return Self.throttled(refusal, style) }
         let signature = plugin.routeSignatures[route]
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
@@ -75,8 +72,7 @@ struct ClientAPI: Sendable {
         }
         // One account's share of its tenant (by its session credential).
         if let credential = style.credential(parameters: parameters, headers: headers),
-           let refusal = budgets.admit(.account(tenantID, Secrets.sha256Hex(credential)), budget: tenant.budgets.account) {
-            await budgets.holdRefusal()
+           let refusal = await budgets.admit(.account(tenantID, Secrets.sha256Hex(credential)), budget: tenant.budgets.account) {
             return Self.throttled(refusal, style)
         }
         if let keyed {

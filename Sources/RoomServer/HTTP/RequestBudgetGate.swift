@@ -88,18 +88,33 @@ final class RequestBudgetGate: Sendable {
         self.answerDelay = answerDelay
     }
 
-    /// Holds a refused request's answer a while (`ServerOptions.throttledAnswerDelay`):
+    /// A refusal is returned only after `answerDelay` (`ServerOptions.throttledAnswerDelay`):
     /// a client that retries at once is slowed to one request a connection
     /// a second, without a thread or a core held meanwhile.
-    func holdRefusal() async {
-        guard answerDelay > .zero else { return }
-        try? await Task.sleep(for: answerDelay)
+    private func held(_ refusal: Refusal?) async -> Refusal? {
+        if refusal != nil, answerDelay > .zero { try? await Task.sleep(for: answerDelay) }
+        return refusal
     }
 
     /// nil when the request is within `scope`'s share of `budget` (and is
     /// counted); else the refusal, counted in
-    /// `roomkeeper_throttled_requests_total{tenant, reason}`.
-    func admit(_ scope: Scope, budget: RequestBudgets.Budget) -> Refusal? {
+    /// `roomkeeper_throttled_requests_total{tenant, reason}` and held.
+    func admit(_ scope: Scope, budget: RequestBudgets.Budget) async -> Refusal? {
+        await held(take(scope, budget: budget))
+    }
+
+    /// Whether `scope` has nothing left now, without taking anything; a refusal is held.
+    func isExhausted(_ scope: Scope, budget: RequestBudgets.Budget) async -> Refusal? {
+        await held(peek(scope, budget: budget))
+    }
+
+    /// Takes from `scope`'s bucket without holding a refusal (an unknown
+    /// admin key is answered 401 at once; the next one waits, `isExhausted`).
+    func count(_ scope: Scope, budget: RequestBudgets.Budget) -> Refusal? {
+        take(scope, budget: budget)
+    }
+
+    private func take(_ scope: Scope, budget: RequestBudgets.Budget) -> Refusal? {
         let instances = Double(max(1, roster?.instances ?? 1))
         let rate = max(Double(budget.perSecond) / instances, 0.001)
         let burst = max(Double(budget.burst) / instances, 1)
@@ -122,8 +137,7 @@ final class RequestBudgetGate: Sendable {
         return Refusal(scope: scope, budget: budget, retryAfter: max(1, Int(wait.rounded(.up))))
     }
 
-    /// Whether `scope` has nothing left now, without taking anything.
-    func isExhausted(_ scope: Scope, budget: RequestBudgets.Budget) -> Refusal? {
+    private func peek(_ scope: Scope, budget: RequestBudgets.Budget) -> Refusal? {
         let now = ContinuousClock.now
         let wait: Double? = buckets.withLock { buckets in
             guard var bucket = buckets[scope] else { return nil }
