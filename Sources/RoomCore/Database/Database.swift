@@ -18,8 +18,13 @@ public struct Database: Sendable {
     public let leaseSeconds: Double
     /// Bounds every waiting lease (`LeaseWatch`).
     private let leaseWatch: LeaseWatch
+    /// The pool's connections as permits shared fairly among tenants.
+    let shares: FairLeases
 
-    public init(client: PostgresClient, logger: Logger, dedicatedConnection: PostgresConnection.Configuration? = nil, leaseSeconds: Double = 5) {
+    /// `connections`: the pool's `maximumConnections` (PostgresNIO's default is 20).
+    public init(client: PostgresClient, logger: Logger, dedicatedConnection: PostgresConnection.Configuration? = nil, leaseSeconds: Double = 5,
+                connections: Int = 20) {
+        shares = FairLeases(capacity: connections)
         fixedClient = client
         fixedConnection = dedicatedConnection
         router = nil
@@ -30,6 +35,7 @@ public struct Database: Sendable {
 
     /// The router's pools must run: pass `router` to the service group.
     public init(router: PrimaryRouter, logger: Logger, leaseSeconds: Double = 5) {
+        shares = FairLeases(capacity: router.hosts[0].pool.options.maximumConnections)
         fixedClient = nil
         fixedConnection = nil
         self.router = router
@@ -59,14 +65,33 @@ public struct Database: Sendable {
     /// the router moves to another primary is asked of the new one's pool
     /// instead (`body` has not run). The wait ends by the request's deadline
     /// too; each statement `body` sends has its own (`DatabaseDeadline`).
+    ///
+    /// Before the pool, the lease takes a permit of its tenant's fair share
+    /// (`FairLeases`, `LeaseOwner.tenant`); a lease taken while the task
+    /// already holds one goes straight to the pool.
     public func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         let deadline = DatabaseDeadline.until(atMost: leaseSeconds)
+        let started = ContinuousClock.now, leased = LeaseFlag()
+        PoolGauges.shared.startedWaiting()
+        // A wait that ends without a connection is counted out here.
+        defer { if !leased.isSet { PoolGauges.shared.stoppedWaiting(since: started, lent: false) } }
+        let owner = LeaseOwner.holding ? nil : LeaseOwner.tenant ?? ""
         do {
-            while true {
+            if let owner {
                 do {
-                    return try await withConnection(from: client, until: deadline, body)
-                } catch is Rerouted {
-                    continue
+                    try await shares.acquire(for: owner, until: deadline)
+                } catch is FairLeases.TimedOut {
+                    throw Self.failure(.timedOut, seconds: leaseSeconds)
+                }
+            }
+            defer { if let owner { shares.release(for: owner) } }
+            return try await LeaseOwner.$holding.withValue(true) {
+                while true {
+                    do {
+                        return try await withConnection(from: client, until: deadline, started: started, leased: leased, body)
+                    } catch is Rerouted {
+                        continue
+                    }
                 }
             }
         } catch {
@@ -75,13 +100,10 @@ public struct Database: Sendable {
     }
 
     private func withConnection<Result: Sendable>(
-        from client: PostgresClient, until deadline: ContinuousClock.Instant, _ body: (PostgresConnection) async throws -> Result
+        from client: PostgresClient, until deadline: ContinuousClock.Instant, started: ContinuousClock.Instant, leased: LeaseFlag,
+        _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let seconds = leaseSeconds, leased = LeaseFlag(), router = router, watch = leaseWatch
-        let started = ContinuousClock.now
-        PoolGauges.shared.startedWaiting()
-        // A wait that ends without a connection is counted out here.
-        defer { if !leased.isSet { PoolGauges.shared.stoppedWaiting(since: started, lent: false) } }
+        let seconds = leaseSeconds, router = router, watch = leaseWatch
         return try await withoutActuallyEscaping(body) { body in
             // The group ends before this function returns, so `body` never
             // outlives it, and only the lending task calls it. The lending

@@ -120,6 +120,7 @@ public struct Roomkeeper: Sendable {
         router.add(middleware: RequestTracing(trustedProxies: Set(options.trustedProxies)))
         router.add(middleware: RequestDeadlineMiddleware(seconds: options.requestSeconds))
         router.add(middleware: RequestMetrics(tenants: services.tenants))
+        router.add(middleware: LeaseOwnerMiddleware(tenants: services.tenants))
         router.add(middleware: MethodNotAllowedMiddleware(table: table))
         OpsRoutes(services: services, migrator: try migrator(), metrics: AppMetrics.registry,
                   metricsKeyDigest: options.metricsKey.map(Secrets.sha256Hex)).register(on: router)

@@ -46,41 +46,49 @@ struct LocalIMSocket: Sendable {
                 try await outbound.close(Self.notServed, reason: "tenant \(tenantID) has no local IM")
                 return
             }
-            let query = context.request.uri.queryParameters
-            guard query.get("token") == nil else {
-                try await outbound.close(Self.unauthorized, reason: "credentials go in the login frame, never in the URL")
-                return
+            // The socket's statements are its tenant's share of the pool (#41).
+            try await LeaseOwner.$tenant.withValue(tenantID) {
+                try await serve(inbound, outbound, context, tenantID: tenantID, local: local)
             }
-            var logger = context.logger
-            logger[metadataKey: "tenant"] = "\(tenantID)"
-            let address = ClientAddress.resolve(peer: context.requestContext.peerAddress,
-                                                forwardedFor: context.request.headers.first { $0.name.canonicalName == "x-forwarded-for" }?.value, trusted: trustedProxies)
-            // Sockets that have not logged in are few and small (#27), and
-            // bounded per address and tenant (#41): a reconnect storm, or a
-            // stranger's sockets opened and never logged in, cannot take what
-            // others need.
-            let ticket: LoginWaitingRoom.Ticket
-            switch waitingRoom.enter(address: address, tenant: tenantID, evict: {
-                Task { try? await outbound.close(Self.tooMany, reason: "too many sockets waiting to log in here; this one waited longest") }
-            }) {
-            case .admitted(let admitted): ticket = admitted
-            case .refused(let reason):
-                try await outbound.close(Self.tooMany, reason: reason)
-                return
-            }
-            var frames = inbound.makeAsyncIterator()
-            let credentials: LoginFrame?
-            do {
-                credentials = try await Self.login(&frames, outbound: outbound, local: local, address: address)
-            } catch {
-                waitingRoom.leave(ticket)
-                throw error
-            }
-            waitingRoom.leave(ticket)
-            guard let credentials else { return }
-            let session = Session(local: local, hub: hub, accid: credentials.accid, connection: UUID(), logger: logger)
-            try await session.run(frames: &frames, outbound: outbound)
         }
+    }
+
+    private func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, _ context: WebSocketRouterContext<IMSocketContext>,
+                       tenantID: TenantID, local: LocalIMProvider) async throws {
+        let query = context.request.uri.queryParameters
+        guard query.get("token") == nil else {
+            try await outbound.close(Self.unauthorized, reason: "credentials go in the login frame, never in the URL")
+            return
+        }
+        var logger = context.logger
+        logger[metadataKey: "tenant"] = "\(tenantID)"
+        let address = ClientAddress.resolve(peer: context.requestContext.peerAddress,
+                                            forwardedFor: context.request.headers.first { $0.name.canonicalName == "x-forwarded-for" }?.value, trusted: trustedProxies)
+        // Sockets that have not logged in are few and small (#27), and
+        // bounded per address and tenant (#41): a reconnect storm, or a
+        // stranger's sockets opened and never logged in, cannot take what
+        // others need.
+        let ticket: LoginWaitingRoom.Ticket
+        switch waitingRoom.enter(address: address, tenant: tenantID, evict: {
+            Task { try? await outbound.close(Self.tooMany, reason: "too many sockets waiting to log in here; this one waited longest") }
+        }) {
+        case .admitted(let admitted): ticket = admitted
+        case .refused(let reason):
+            try await outbound.close(Self.tooMany, reason: reason)
+            return
+        }
+        var frames = inbound.makeAsyncIterator()
+        let credentials: LoginFrame?
+        do {
+            credentials = try await Self.login(&frames, outbound: outbound, local: local, address: address)
+        } catch {
+            waitingRoom.leave(ticket)
+            throw error
+        }
+        waitingRoom.leave(ticket)
+        guard let credentials else { return }
+        let session = Session(local: local, hub: hub, accid: credentials.accid, connection: UUID(), logger: logger)
+        try await session.run(frames: &frames, outbound: outbound)
     }
 }
 

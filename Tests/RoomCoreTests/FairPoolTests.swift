@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+import PostgresNIO
+@testable import RoomCore
+import RoomTestSupport
+import Synchronization
+import Testing
+
+/// The pool is shared fairly among tenants (#41): one tenant's queue of
+/// leases does not stand between another tenant and a connection.
+@Suite struct FairPoolTests {
+    /// A tenant flooding a pool of 4 with 24 slow statements; another
+    /// tenant's one statement sent after them. First come, first served
+    /// (before), it waited behind about 20 of them; now a quarter of the
+    /// pool is always left to others, and it is answered first.
+    @Test func anotherTenantsLeaseDoesNotWaitBehindAFlood() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["DATABASE_URL"])
+        var pool = try DatabaseURL.endpoint(from: url).pool
+        pool.options.maximumConnections = 4
+        let client = PostgresClient(configuration: pool, backgroundLogger: Logger(label: "fair"))
+        let run = Task { await client.run() }
+        defer { run.cancel() }
+        let database = Database(client: client, logger: Logger(label: "fair"), connections: 4)
+        _ = try await database.query("SELECT 1")  // connected
+        let finished = Finished()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 1...24 {
+                group.addTask {
+                    try await LeaseOwner.$tenant.withValue("flood") { _ = try await database.query("SELECT pg_sleep(0.1)") }
+                    finished.append("flood")
+                }
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            group.addTask {
+                try await LeaseOwner.$tenant.withValue("quiet") { _ = try await database.query("SELECT 1") }
+                finished.append("quiet")
+            }
+            try await group.waitForAll()
+        }
+        let order = finished.names
+        let ahead = try #require(order.firstIndex(of: "quiet"))
+        #expect(ahead <= 3, "the quiet tenant's statement finished after \(ahead) of the flood's")
+        #expect(database.shares.heldByOwner.isEmpty, "every permit came back")
+    }
+
+    /// The policy alone: a permit that comes back goes to the waiting owner
+    /// holding the fewest, not to the longest waiting lease.
+    @Test func aReturnedPermitGoesToTheWaitingOwnerHoldingFewest() async throws {
+        let leases = FairLeases(capacity: 4)
+        let far = ContinuousClock.now + .seconds(30)
+        for _ in 1...3 { try await leases.acquire(for: "a", until: far) }
+        try await leases.acquire(for: "b", until: far)
+        #expect(leases.heldByOwner == ["a": 3, "b": 1])
+        let served = Finished()
+        let waiters = (1...3).map { _ in Task { try await leases.acquire(for: "a", until: far); served.append("a") } }
+        try await Task.sleep(for: .milliseconds(50))
+        let quiet = Task { try await leases.acquire(for: "b", until: far); served.append("b") }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(served.names.isEmpty, "the pool is full")
+        leases.release(for: "a")
+        try await quiet.value
+        #expect(served.names == ["b"], "b (holding 1) before a (holding 2)")
+        leases.release(for: "b")
+        leases.release(for: "b")
+        for waiter in waiters.prefix(1) { try await waiter.value }
+        #expect(leases.heldByOwner["a"] == 3, "a is back to its cap of three quarters: \(leases.heldByOwner)")
+        for _ in 1...3 { leases.release(for: "a") }
+        for waiter in waiters { try await waiter.value }
+        for _ in 1...3 { leases.release(for: "a") }
+        #expect(leases.heldByOwner.isEmpty)
+    }
+
+    /// A wait ends by its deadline, and its place is given up.
+    @Test func aWaitEndsByItsDeadline() async throws {
+        let leases = FairLeases(capacity: 1)
+        try await leases.acquire(for: "a", until: .now + .seconds(30))
+        await #expect(throws: FairLeases.TimedOut.self) { try await leases.acquire(for: "b", until: .now + .milliseconds(100)) }
+        leases.release(for: "a")
+        try await leases.acquire(for: "b", until: .now + .seconds(1))
+        #expect(leases.heldByOwner == ["b": 1])
+    }
+}
+
+/// Who finished, in order.
+private final class Finished: Sendable {
+    private let state = Mutex<[String]>([])
+    func append(_ name: String) { state.withLock { $0.append(name) } }
+    var names: [String] { state.withLock { $0 } }
+}
