@@ -17,7 +17,7 @@ extension RoomEngine {
         _ body: (RoomTransaction) async throws -> Result
     ) async throws -> Result {
         let now = clock.now()
-        return try await database.transaction { connection in
+        return try await writeQueue.run(.init(tenant: tenant.id, room: roomID), on: database) { connection in
             let writes = writes(on: connection)
             guard let room = try await writes.lockRoomBumpingVersion(tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }

@@ -22,6 +22,8 @@ public struct RoomEngine: Sendable {
     /// dissolves that check them in their own statement (`SessionCache`).
     let sessions: SessionCache
     let recentRooms: RecentRooms
+    /// Each room's writers of this instance, one transaction at a time (#41).
+    let writeQueue = RoomWriteQueue()
     /// Draws a room id (from the system's CSPRNG); tests draw their own.
     let drawRoomID: @Sendable () -> RoomID
 
@@ -273,14 +275,15 @@ public struct RoomEngine: Sendable {
         var now: Date { parts.now }
     }
 
-    /// Lock, decide, apply, enqueue: one transaction.
+    /// Lock, decide, apply, enqueue: one transaction, which may carry other
+    /// writers of the room queued meanwhile (`RoomWriteQueue`).
     /// Returns the room as it is after.
     func transition(
         _ roomID: RoomID, in tenant: Tenant, pluginID: String?, account: AccountID?, actor: Actor? = nil, _ command: RoomLifecycle.Command,
         apply: (RoomWrites, Room, RoomLifecycle.Transition, Hook) async throws -> [OutboxMessage]
     ) async throws -> Room {
         let now = clock.now()
-        let (kind, room): (String, Room) = try await database.transaction { connection in
+        let (kind, room): (String, Room) = try await writeQueue.run(.init(tenant: tenant.id, room: roomID), on: database) { connection in
             let writes = writes(on: connection)
             guard let snapshot = try await writes.lockSnapshot(tenant.id, roomID, account: account, now: now),
                   pluginID == nil || snapshot.room.pluginID == pluginID else { throw RoomError.notFound }
