@@ -11,6 +11,7 @@ import http.server
 import json
 import os
 import re
+import secrets
 import resource
 import shutil
 import signal
@@ -62,7 +63,7 @@ class Server:
     def __init__(self, binary, port, env=None):
         self.port = port
         environment = dict(os.environ, PORT=str(port), HOST="127.0.0.1", ROOMKEEPER_TENANTS=TENANTS_DIR,
-                           ROOMKEEPER_OPERATOR_KEY="bench-operator", LOG_LEVEL="error", BENCH_TENANT=TENANT, **(env or {}))
+                           ROOMKEEPER_OPERATOR_KEY=secrets.token_hex(24), LOG_LEVEL="error", BENCH_TENANT=TENANT, **(env or {}))
         # Errors only (LOG_LEVEL above), kept: a server that misbehaves during a figure says why here.
         self.log = open(os.path.join(WORK, "server.log"), "a")
         self.process = subprocess.Popen([os.path.join(BIN, binary)] + (["serve", "--no-migrate"] if binary == "roomkeeper" else []),
@@ -98,10 +99,10 @@ class Server:
         log(f"server on {self.port} stopped ({time.monotonic() - begun:.1f} s)")
 
 
-def reset_bench_rows():
+def reset_bench_rows(tenant=TENANT):
     for table in ["rooms", "room_events", "outbox", "sessions", "accounts", "im_chatrooms", "im_accounts", "im_events", "im_presence",
                   "im_connections"]:
-        sql(f"DELETE FROM {table} WHERE tenant_id = '{TENANT}'")
+        sql(f"DELETE FROM {table} WHERE tenant_id = '{tenant}'")
 
 
 # ---------------------------------------------------------------- where the CPU goes
@@ -1133,6 +1134,33 @@ def figure_noisy(seconds):
             "p99_ratio": round(crowded["p99_ms"] / max(0.001, alone["p99_ms"]), 2)}
 
 
+def figure_hot_room(seconds):
+    """Figure 7 (#41): 2,000 SealMic members join one room from 64
+    connections while another tenant's rooms run the seat cycle at a fixed
+    rate, compared with that cycle alone."""
+    import bench_hot
+    log("figure 7: a hot room: 2,000 joins into one SealMic room while another tenant runs seat moves at a fixed rate")
+    hot = "hot"
+    with open(os.path.join(TENANTS_DIR, f"{hot}.toml"), "w") as handle:
+        # The joins measure the room, not the IM check before them or the budgets.
+        handle.write('name = "Hot"\n[providers.im]\nkind = "local"\n[plugins.sealmic]\njoinRequiresIM = false\ncapacity = 5000\n' + UNTHROTTLED)
+    server = Server("roomkeeper", PORT)
+    try:
+        result = bench_hot.figure(PORT, f"/t/{hot}/sealmic", f"/t/{TENANT}/audio-chatroom", members=2000, connections=64, rate=50, seconds=seconds)
+    finally:
+        server.stop()
+        os.remove(os.path.join(TENANTS_DIR, f"{hot}.toml"))
+    counted = sql(f"SELECT joined_count || ' ' || (SELECT count(*) FROM room_members m WHERE m.tenant_id = '{hot}' AND m.room_id = r.room_id "
+                  f"AND m.status = 'joined') FROM rooms r WHERE tenant_id = '{hot}' AND room_id = {result['room']}").split()
+    result["joined_count"], result["members_joined"] = int(counted[0]), int(counted[1])
+    # The host is a member from the create; every join once more.
+    result["count_exact"] = result["joined_count"] == result["members_joined"] == result["joins_ok"] + 1
+    other = result["other"]
+    result["other_p99_ratio"] = round(other["with_hot_room"]["p99_ms"] / max(0.001, other["alone"]["p99_ms"]), 2)
+    reset_bench_rows(hot)
+    return result
+
+
 def rows_of(figures):
     """Every figure as (figure, measured, compared with, goal, met); met is None where there is no goal."""
     rows = []
@@ -1221,6 +1249,14 @@ def rows_of(figures):
                      noisy["p99_ratio"] <= 2))
         rows.append(("6. noisy neighbour: A's answers", f"{a['ok']} 2xx, {a['throttled']} 429, {a['other']} other ({a['requests_per_s']:.0f}/s)",
                      "A's budget: 500/s (the default)", "only 2xx and 429", a["other"] == 0 and a["throttled"] > 0))
+    hot = figures.get("hot_room")
+    if hot:
+        other = hot["other"]
+        rows.append(("7. hot room: joins into one room", f"{hot['joins_per_s']} joins/s ({hot['joins_ok']} of {hot['members']} from {hot['connections']} connections)",
+                     f"count {hot['joined_count']}, members {hot['members_joined']}", "≥ 1,000 joins/s, count exact",
+                     hot["joins_per_s"] >= 1000 and hot["count_exact"]))
+        rows.append(("7. hot room: another tenant's seat cycles", f"p99 {other['with_hot_room']['p99_ms']} ms (×{hot['other_p99_ratio']})",
+                     f"alone {other['alone']['p99_ms']} ms at {other['asked_per_s']} cycles/s", "≤ 2×", hot["other_p99_ratio"] <= 2))
     return rows
 
 
@@ -1237,12 +1273,12 @@ def main():
     parser = argparse.ArgumentParser(description="Roomkeeper's benchmark")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--quick", action="store_true", help="shorter runs and smaller loads (a smoke test of the bench)")
-    parser.add_argument("--only", help="comma-separated figures to run (1 flow, 2 list, 3 expiry, 4 growth, 5 seats, 6 noisy neighbour); default all")
+    parser.add_argument("--only", help="comma-separated figures to run (1 flow, 2 list, 3 expiry, 4 growth, 5 seats, 6 noisy neighbour, 7 hot room); default all")
     parser.add_argument("--profile", help="record the server with perf during figure 1 at 16 connections; write the report to this file")
     args = parser.parse_args()
     global PROFILE
     PROFILE = args.profile
-    only = set((args.only or "1,2,3,4,5,6").split(","))
+    only = set((args.only or "1,2,3,4,5,6,7").split(","))
     seconds, rooms = (3, 10000) if args.quick else (10, 100000)
     sizes, fan_clients = ([1000, 10000, 100000], [100, 300]) if args.quick else ([1000, 100000, 1000000], [100, 1000, 3000])
     os.makedirs(WORK, exist_ok=True)
@@ -1270,6 +1306,7 @@ def main():
     if "5" in only: run("seats", figure_seats, seconds)
     if "4" in only: run("growth", figure_growth, sizes, fan_clients, 5 if not args.quick else 3)
     if "6" in only: run("noisy_neighbour", figure_noisy, seconds)
+    if "7" in only: run("hot_room", figure_hot_room, seconds)
     figures["seconds"] = round(time.time() - started)
     figures["seconds_by_figure"] = timed
     reset_bench_rows()

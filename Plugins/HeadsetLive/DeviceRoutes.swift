@@ -64,8 +64,13 @@ enum DeviceRoutes {
             let device = try deviceID(call.parameters)
             guard try await owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
             let store = HeadsetStore(tables: call.tables)
+            // A room that cannot be ended keeps its device bound (#41: a
+            // failed dissolve left a live room bound to nobody); one that
+            // ended meanwhile is fine.
             if let roomID = try await store.liveRoomID(ofDevice: device) {
-                _ = try? await call.rooms.dissolve(roomID, by: .account(account.accid))
+                do {
+                    _ = try await call.rooms.dissolve(roomID, by: .account(account.accid))
+                } catch RoomError.closed, RoomError.notFound {}
             }
             try await store.unbind(device, from: account.accid)
             return EmptyObject()

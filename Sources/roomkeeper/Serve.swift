@@ -27,6 +27,10 @@ struct Serve: AsyncParsableCommand {
         options.schemaRoot = env["ROOMKEEPER_SCHEMA"] ?? "schema"
         options.operatorKey = env["ROOMKEEPER_OPERATOR_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         options.metricsKey = env["ROOMKEEPER_METRICS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        // Guessable keys are refused before anything listens (#41).
+        for (name, key) in [("ROOMKEEPER_OPERATOR_KEY", options.operatorKey), ("ROOMKEEPER_METRICS_KEY", options.metricsKey)] {
+            if let key, let refusal = KeyStrength.refusal(key, name: name) { throw CommandFailure(refusal) }
+        }
         options.extraSchemaFolders = Build.extraSchemaFolders
         if let interval = try Env.duration("ROOMKEEPER_SWEEP_INTERVAL") { options.sweeper.interval = interval }
         if let interval = try Env.duration("ROOMKEEPER_OUTBOX_POLL") { options.dispatcher.pollInterval = interval }

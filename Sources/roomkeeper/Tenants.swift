@@ -43,6 +43,7 @@ struct Tenants: AsyncParsableCommand {
         var key: String
 
         func run() throws {
+            if let refusal = KeyStrength.refusal(key, name: "KEY") { throw CommandFailure(refusal) }
             print("sha256:\(Secrets.sha256Hex(key))")
         }
     }

@@ -168,6 +168,39 @@ import Testing
         }
     }
 
+    /// #41: an unbind whose live room could not be dissolved used to unbind
+    /// anyway (`try?`), leaving a live room bound to nobody; now the unbind
+    /// fails with it, the device stays bound to its room, and a retry works.
+    @Test func anUnbindWhoseDissolveFailsLeavesTheDeviceBoundToItsRoom() async throws {
+        let fixture = try await Self.fixture("", clock: ManualClock())
+        try await fixture.live { http in
+            let base = "/t/\(fixture.id(0))/headset-live"
+            let owner = try await Phone.login(http, base)
+            let device = "HEAD-\(uniqueID().prefix(8))"
+            #expect(try await owner.call("/device/bind", "deviceId=\(device)")["code"] == .number(200))
+            let roomID = try #require(data(try await owner.call("/live/start", "deviceId=\(device)"))?["roomId"]?.int64)
+            // This room's close fails in PostgreSQL, as it would in an outage.
+            let refusal = "rk_test_refuse_close_\(roomID)"
+            try await fixture.database.query("""
+                CREATE FUNCTION \(unescaped: refusal)() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF NEW.room_id = \(unescaped: String(roomID)) AND NEW.state <> 'open' THEN RAISE EXCEPTION 'the test refuses this close'; END IF;
+                    RETURN NEW;
+                END $$
+                """)
+            try await fixture.database.query("CREATE TRIGGER \(unescaped: refusal) BEFORE UPDATE ON rooms FOR EACH ROW EXECUTE FUNCTION \(unescaped: refusal)()")
+            let failed = try await owner.call("/device/unbind", "deviceId=\(device)")
+            try await fixture.database.query("DROP TRIGGER \(unescaped: refusal) ON rooms")
+            try await fixture.database.query("DROP FUNCTION \(unescaped: refusal)()")
+            #expect(failed["code"] != .number(200), "the unbind is not answered as done: \(failed)")
+            guard case .array(let devices)? = data(try await owner.call("/device/list"))?["list"] else { Issue.record("devices"); return }
+            #expect(devices.first?["deviceId"]?.string == device && devices.first?["roomId"]?.int64 == roomID, "still bound to its live room: \(devices)")
+            #expect(data(try await owner.call("/live/query", "roomId=\(roomID)")) != nil, "the room is still live")
+            #expect(try await owner.call("/device/unbind", "deviceId=\(device)")["code"] == .number(200), "a retry unbinds")
+            #expect(try await owner.call("/live/stop", "roomId=\(roomID)")["code"] == .number(801), "and the room is over")
+        }
+    }
+
     @Test func anUnsignedOrExpiredCallbackChangesNothing() async throws {
         let clock = ManualClock()
         let fixture = try await Self.fixture(VendorTables.tencent("http://127.0.0.1:9"), clock: clock)

@@ -58,7 +58,8 @@ struct RoomBirth {
                 SELECT \(tenantID), \(spec.id), \(spec.pluginID), \(spec.name), \(spec.owner), 'open', \(capacity), \(now), \(expiresAt),
                        \(reservation?.accounts), \(reservation?.until), \(reservation?.onLapse.rawValue ?? LapseAction.release.rawValue),
                        \(spec.imChatroomID), \(spec.attributes)::jsonb, \(joins), \(joins), \(joins), \(soleOpen)
-                WHERE \(creatorCheck, tenantID: tenantID, now: now)
+                WHERE roomkeeper_creator_admitted(\(tenantID), \(spec.owner), \(AccountLock.key(tenantID, spec.owner)), \(now))
+                  AND \(creatorCheck, tenantID: tenantID, now: now)
                 RETURNING \(unescaped: RoomRows.columns), version
             ), owner_joined AS (
                 INSERT INTO room_members (tenant_id, room_id, accid, role, status, joined_at, updated_at)

@@ -128,9 +128,10 @@ public struct RoomEngine: Sendable {
             let room: Room
             var bornVersion: Int64?
             if oneStatement {
+                // No row: the guess was wrong, or the owner is banned from the tenant.
                 guard let born = try await database.query(birth.query).first else {
                     if check != nil { return nil }
-                    throw RoomError.notFound
+                    throw RoomError.banned
                 }
                 room = try RoomRows.decode(born)
                 bornVersion = try born.makeRandomAccess()[17].decode(Int64.self)
@@ -138,7 +139,7 @@ public struct RoomEngine: Sendable {
                 room = try await database.transaction { connection in
                     let writes = writes(on: connection)
                     try await writes.checkRoomLimits(tenant.id, pluginID: spec.pluginID, owner: spec.owner, policy: enabled.policy, now: now)
-                    guard let born = try await connection.run(birth.query, logger: database.logger).collect().first else { throw RoomError.notFound }
+                    guard let born = try await connection.run(birth.query, logger: database.logger).collect().first else { throw RoomError.banned }
                     let room = try RoomRows.decode(born)
                     if firstRows == nil {
                         let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
