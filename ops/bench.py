@@ -1143,7 +1143,8 @@ def figure_hot_room(seconds):
     hot = "hot"
     with open(os.path.join(TENANTS_DIR, f"{hot}.toml"), "w") as handle:
         # The joins measure the room, not the IM check before them or the budgets.
-        handle.write('name = "Hot"\n[providers.im]\nkind = "local"\n[plugins.sealmic]\njoinRequiresIM = false\ncapacity = 5000\n' + UNTHROTTLED)
+        handle.write('name = "Hot"\n[providers.im]\nkind = "local"\n[plugins.sealmic]\njoinRequiresIM = false\ncapacity = 5000\n'
+                     'accountsPerAddress = "0"\nroomsPerAddress = "0"\n' + UNTHROTTLED)
     server = Server("roomkeeper", PORT)
     try:
         result = bench_hot.figure(PORT, f"/t/{hot}/sealmic", f"/t/{TENANT}/audio-chatroom", members=2000, connections=64, rate=50, seconds=seconds)

@@ -227,6 +227,11 @@ def main():
         driver.execute_script("document.getElementById('chart-usage').scrollIntoView()")
         shot("08b-usage", "the tenant's usage by hour: room- and member-minutes as bars, a CSV export button")
         check(driver.find_elements(By.ID, "usage-csv"), "the usage view offers the CSV export")
+        # The tenant's budgets and quotas and what it uses now (#41).
+        wait.until(lambda d: "Client requests" in d.find_element(By.ID, "limits").text)
+        driver.execute_script("document.getElementById('limits').scrollIntoView()")
+        shot("08c-limits", "the tenant's request budgets (whole and this instance's share), open-room quotas and what it uses now")
+        check("Open rooms" in driver.find_element(By.ID, "limits").text, "the limits table shows what the tenant uses")
 
         Select(driver.find_element(By.ID, "tenant-select")).select_by_value("hooks")
         driver.find_element(By.CSS_SELECTOR, "nav button[data-view='webhooks']").click()

@@ -84,4 +84,21 @@ import Testing
             }
         }
     }
+
+    /// #41, DNS rebinding: the name was checked on what it resolved to, then
+    /// the HTTP client resolved it again to connect, and a name that answers
+    /// a public address to the check and a private one to the connection got
+    /// through. Now the attempt connects to the address it checked. Here the
+    /// check's resolver knows `hooks.rebound.test` (127.0.0.1, allowed) and
+    /// the system's does not: before, the attempt failed unresolved.
+    @Test func anAttemptConnectsToTheAddressItChecked() async throws {
+        let receiver = WebhookReceiver()
+        try await receiver.run { port in
+            let pinned = HTTPWebhookSender(policy: try WebhookAddressPolicy.parse("127.0.0.1").get()) { host in
+                host == "hooks.rebound.test" ? [try #require(IPAddress("127.0.0.1"))] : []
+            }
+            #expect(try await pinned.post(url: "http://hooks.rebound.test:\(port)/hook", headers: [], body: Array("{}".utf8), timeoutSeconds: 2) == 204)
+            #expect(receiver.deliveries.count == 1)
+        }
+    }
 }

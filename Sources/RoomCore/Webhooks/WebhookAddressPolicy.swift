@@ -137,6 +137,11 @@ public struct IPAddress: Sendable, Equatable {
         }
     }
 
+    /// Its textual form (`10.0.0.1`, `::1`).
+    public var text: String {
+        (try? SocketAddress(packedIPAddress: ByteBuffer(bytes: bytes), port: 0))?.ipAddress ?? ""
+    }
+
     /// Loopback, private (RFC 1918, ULA), link-local, shared (CGNAT),
     /// unspecified, multicast or reserved: never a public receiver.
     public var isPrivate: Bool {

@@ -16,7 +16,7 @@ public struct HTTPWebhookSender: WebhookSender {
     /// One client for the process, as `HTTPClient.shared` is, but never
     /// following redirects; like it, never shut down. At most 8 connections
     /// to one receiver (AsyncHTTPClient's default) and 3 s to connect.
-    private static let client: HTTPClient = {
+    private static let configuration: HTTPClient.Configuration = {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.timeout.connect = .seconds(3)
@@ -24,23 +24,32 @@ public struct HTTPWebhookSender: WebhookSender {
         // Its own span names the host only: a tenant's webhook URL may hold a
         // token, and AsyncHTTPClient's span records the whole URL (#30).
         configuration.tracing.tracer = nil
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        return configuration
     }()
 
-    private var client: HTTPClient { Self.client }
-    private let policy: WebhookAddressPolicy
+    /// For literal addresses: nothing to pin.
+    private static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 
-    public init(policy: WebhookAddressPolicy = .strict) {
+    private let policy: WebhookAddressPolicy
+    private let resolve: @Sendable (String) async throws -> [IPAddress]
+
+    /// `resolve`: the check's resolver (the system's; tests name their own).
+    public init(policy: WebhookAddressPolicy = .strict, resolve: @escaping @Sendable (String) async throws -> [IPAddress] = HTTPWebhookSender.resolve) {
         self.policy = policy
+        self.resolve = resolve
     }
 
     public func post(url: String, headers: [(String, String)], body: [UInt8], timeoutSeconds: Int) async throws -> Int {
         guard let host = URLComponents(string: url)?.host else { throw WebhookAttemptFailed(.other) }
-        // Checked on every attempt, on what the name resolves to now.
-        let addresses = try await Self.resolve(host)
+        // Checked on every attempt, on what the name resolves to now, and
+        // connected to the address checked (#41: resolved again to connect,
+        // a rebinding name got through to a private address).
+        let addresses = try await resolve(host)
         if policy.refusal(host: host, addresses: addresses) != nil {
             throw WebhookAttemptFailed(addresses.isEmpty ? .unresolved : .addressRefused)
         }
+        let client = IPAddress(host) != nil || addresses.isEmpty
+            ? Self.client : PinnedHTTPClients.shared.client(host: host, address: addresses[0], configuration: Self.configuration)
         return try await withSpan("webhook POST", ofKind: .client) { span in
             span.attributes["server.address"] = host
             var request = HTTPClientRequest(url: url)
@@ -75,7 +84,7 @@ public struct HTTPWebhookSender: WebhookSender {
 
     /// The host's addresses (a literal address is itself), resolved off the
     /// event loops; empty when the name does not resolve.
-    static func resolve(_ host: String) async throws -> [IPAddress] {
+    public static func resolve(_ host: String) async throws -> [IPAddress] {
         if let literal = IPAddress(host) { return [literal] }
         return try await NIOThreadPool.singleton.runIfActive {
             var hints = addrinfo()

@@ -166,6 +166,11 @@ enum ConsolePage {
     <figure><figcaption>Room transitions per minute, last hour</figcaption><div id="chart-transitions" class="chart"></div></figure>
     <figure><figcaption>Usage by hour, last day (room- and member-minutes)</figcaption><div id="chart-usage" class="chart"></div></figure>
     <p><button type="button" id="usage-csv">Download usage by day (CSV)</button></p>
+    <h3>Limits</h3>
+    <table>
+      <thead><tr><th>Limit</th><th>Whole tenant</th><th>This instance's share</th><th>In use now</th></tr></thead>
+      <tbody id="limits"></tbody>
+    </table>
   </section>
 
   <p id="status" class="status" role="status"></p>

@@ -210,6 +210,16 @@ enum ConsoleScript {
       // Usage by hour, last day (#30): room- and member-minutes.
       const usage = await api('GET', tenantPath() + '/usage?granularity=hour');
       byId('chart-usage').replaceChildren(Charts.usage(usage.items));
+      // The tenant's budgets and quotas and what it uses now (#41).
+      const limits = await api('GET', tenantPath() + '/limits');
+      const rate = (b) => b.perSecond + ' a second, burst ' + b.burst;
+      const rows = [['Client requests', rate(limits.budgets.client), rate(limits.perInstance.client), ''],
+        ['Admin requests (tenant keys)', rate(limits.budgets.admin), rate(limits.perInstance.admin), ''],
+        ['Requests per account', rate(limits.budgets.account), rate(limits.perInstance.account), ''],
+        ...limits.quotas.map((q) => ['Open rooms of ' + q.plugin,
+          (q.maxOpenRooms ?? 'no limit') + (q.maxOpenRoomsPerOwner ? ', ' + q.maxOpenRoomsPerOwner + ' per owner' : ''), '', '']),
+        ['Open rooms', '', '', limits.usage.openRooms], ['Accounts', '', '', limits.usage.accounts], ['Local IM sockets', '', '', limits.usage.sockets]];
+      fill(byId('limits'), rows.map((cells) => el('tr', {}, ...cells.map((cell) => el('td', {}, String(cell))))), 4);
     },
   };
 
