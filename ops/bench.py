@@ -1,4 +1,4 @@
-"""ops/bench's driver: five figures, each next to what it is compared with.
+"""ops/bench's driver: seven figures, each next to what it is compared with
 
 Run through ops/bench, which provides DATABASE_URL, BIN (release binaries),
 PGBENCH and PG_LOG. Every load is bounded in count and time and goes to
@@ -21,6 +21,8 @@ import tempfile
 import threading
 import time
 import urllib.request
+
+import bench_http
 
 DB = os.environ["DATABASE_URL"]
 BIN = os.environ["BIN"]
@@ -228,22 +230,12 @@ function setup(thread)
   table.insert(threads, thread)
 end
 local sids = {%(sids)s}
-local base = "/t/%(tenant)s/audio-chatroom"
-local headers = {["Content-Type"] = "application/x-www-form-urlencoded;charset=utf-8"}
-local step, room, sid = 0, nil, nil
+sid = nil
 flows = 0
 function init(args) sid = sids[(id - 1) %% #sids + 1] end
-function request()
-  if step == 0 then return wrk.format("POST", base .. "/room/create", headers, "sid=" .. sid .. "&roomName=bench")
-  elseif step == 1 then return wrk.format("POST", base .. "/room/list", headers, "")
-  else return wrk.format("POST", base .. "/room/dissolve", headers, "sid=" .. sid .. "&roomId=" .. room) end
-end
+""" + bench_http.FLOW_STEPS_LUA + """
 function response(status, headers, body)
-  if step == 0 then
-    room = string.match(body, '"roomId":(%%d+)')
-    if room then step = 1 end
-  elseif step == 1 then step = 2
-  else step = 0; flows = flows + 1 end
+  if advance(status, body) then flows = flows + 1 end
 end
 function done(summary, latency, requests)
   local total = 0
@@ -506,7 +498,7 @@ def figure_flow(seconds):
                "pgbench_simple_script": os.path.relpath(script_path, HERE), "minimal_script": os.path.relpath(minimal_path, HERE)}
     lua = os.path.join(WORK, "flow.lua")
     with open(lua, "w") as handle:
-        handle.write(WRK_FLOW % {"sids": ", ".join(f'"{sid}"' for sid in sids), "tenant": TENANT})
+        handle.write(WRK_FLOW % {"sids": ", ".join(f'"{sid}"' for sid in sids), "base": f"/t/{TENANT}/audio-chatroom"})
     for connections in (16, 64):
         server = Server("roomkeeper", PORT)
         try:
@@ -1096,11 +1088,11 @@ def cpu_text(shares):
 
 
 def figure_noisy(seconds):
-    """Figure 6 (#41): tenant B's guest logins at a fixed rate, alone and
-    while tenant A floods the same route from 64 connections far past its
-    (default) budget."""
+    """Figure 6 (#41): tenant B's writes at a fixed rate, alone and while
+    tenant A floods the same routes from 64 connections far past its
+    (default) budget: guest logins, then the create → list → dissolve flow."""
     import bench_noisy
-    log("figure 6: a noisy neighbour: B at a fixed rate alone, then while A floods the same route")
+    log("figure 6: a noisy neighbour: B at a fixed rate alone, then while A floods the same routes")
     noisy = "noisy"
     with open(os.path.join(TENANTS_DIR, f"{noisy}.toml"), "w") as handle:
         # The default budgets (500 a second for clients); only the per-address account limit is off, as B's.
@@ -1111,27 +1103,49 @@ def figure_noisy(seconds):
     flood_lua = os.path.join(WORK, "flood.lua")
     with open(flood_lua, "w") as handle:
         handle.write(bench_noisy.FLOOD_LUA)
-    b_path = f"/t/{TENANT}/audio-chatroom/user/get"
+    b_base, a_base = f"/t/{TENANT}/audio-chatroom", f"/t/{noisy}/audio-chatroom"
     server = Server("roomkeeper", PORT)
     try:
-        solo = wrk(f"http://127.0.0.1:{PORT}{b_path}", 16, seconds, lua)
+        solo = wrk(f"http://127.0.0.1:{PORT}{b_base}/user/get", 16, seconds, lua)
         rate = round(solo["requests_per_s"] / 4)
-        log(f"B alone at {rate}/s (a quarter of {solo['requests_per_s']:.0f}/s)")
-        results, elapsed, asked = bench_noisy.fixed_rate(PORT, b_path, rate, seconds)
-        alone = bench_noisy.summary(results, elapsed, asked, seconds)
-        log(f"B at {rate}/s while A floods from 64 connections")
-        flooding = bench_noisy.flood(f"http://127.0.0.1:{PORT}/t/{noisy}/audio-chatroom/user/get", 64, seconds + 2, flood_lua)
+        log(f"B's logins alone at {rate}/s (a quarter of {solo['requests_per_s']:.0f}/s)")
+        alone = bench_noisy.fixed_rate(PORT, f"{b_base}/user/get", rate, seconds)
+        log(f"B's logins at {rate}/s while A floods from 64 connections")
+        flooding = bench_noisy.flood(f"http://127.0.0.1:{PORT}{a_base}/user/get", 64, seconds + 2, flood_lua)
         time.sleep(1)
-        results, elapsed, asked = bench_noisy.fixed_rate(PORT, b_path, rate, seconds)
-        crowded = bench_noisy.summary(results, elapsed, asked, seconds)
+        crowded = bench_noisy.fixed_rate(PORT, f"{b_base}/user/get", rate, seconds)
         a = bench_noisy.flood_result(flooding)
+        logins = {"solo_requests_per_s": round(solo["requests_per_s"], 1), "asked_per_s": rate, "alone": alone, "with_flood": crowded, "flood": a,
+                  "rate_ratio": round(crowded["achieved_per_s"] / max(1.0, crowded["asked_per_s"]), 3),
+                  "p99_ratio": round(crowded["p99_ms"] / max(0.001, alone["p99_ms"]), 2)}
+        # A's budget refills before its flows (its burst spent by the logins' flood).
+        time.sleep(3)
+        b_sids, a_sids = bench_noisy.guest_sids(PORT, b_base, 16), bench_noisy.guest_sids(PORT, a_base, 64)
+        flow_lua = os.path.join(WORK, "noisy-flow.lua")
+        with open(flow_lua, "w") as handle:
+            handle.write(WRK_FLOW % {"sids": ", ".join(f'"{sid}"' for sid in b_sids), "base": b_base})
+        flood_flow_lua = os.path.join(WORK, "flood-flow.lua")
+        with open(flood_flow_lua, "w") as handle:
+            handle.write(bench_noisy.FLOOD_FLOW_LUA % {"sids": ", ".join(f'"{sid}"' for sid in a_sids), "base": a_base})
+        solo_flows = wrk(f"http://127.0.0.1:{PORT}", 16, seconds, flow_lua, threads=16)["flows_per_s"]
+        flow_rate = max(1, round(solo_flows / 4))
+        log(f"B's flows alone at {flow_rate}/s (a quarter of {solo_flows:.0f}/s)")
+        flows_alone = bench_noisy.fixed_rate_flows(PORT, b_base, b_sids, flow_rate, seconds)
+        log(f"B's flows at {flow_rate}/s while A floods its own from 64 connections")
+        flooding = bench_noisy.flood(f"http://127.0.0.1:{PORT}", 64, seconds + 2, flood_flow_lua, threads=64)
+        time.sleep(1)
+        flows_crowded = bench_noisy.fixed_rate_flows(PORT, b_base, b_sids, flow_rate, seconds)
+        a_flows = bench_noisy.flood_result(flooding)
     finally:
         server.stop()
         os.remove(os.path.join(TENANTS_DIR, f"{noisy}.toml"))
-    sql(f"DELETE FROM sessions WHERE tenant_id = '{noisy}'; DELETE FROM accounts WHERE tenant_id = '{noisy}'")
-    return {"solo_requests_per_s": round(solo["requests_per_s"], 1), "asked_per_s": rate, "alone": alone, "with_flood": crowded, "flood": a,
-            "rate_ratio": round(crowded["achieved_per_s"] / max(1.0, crowded["asked_per_s"]), 3),
-            "p99_ratio": round(crowded["p99_ms"] / max(0.001, alone["p99_ms"]), 2)}
+    reset_bench_rows(noisy)
+    flows = {"solo_flows_per_s": round(solo_flows, 1), "asked_per_s": flow_rate, "alone": flows_alone, "with_flood": flows_crowded, "flood": a_flows,
+             "rate_ratio": round(flows_crowded["achieved_per_s"] / max(1.0, flows_crowded["asked_per_s"]), 3),
+             "p99_ratio": round(flows_crowded["p99_ms"] / max(0.001, flows_alone["p99_ms"]), 2)}
+    # The figure's ratios are its worse part's (#41: both must meet the goals).
+    return {**logins, "flow": flows, "rate_ratio": min(logins["rate_ratio"], flows["rate_ratio"]),
+            "p99_ratio": max(logins["p99_ratio"], flows["p99_ratio"])}
 
 
 def figure_hot_room(seconds):
@@ -1243,13 +1257,19 @@ def rows_of(figures):
                          f["p99_ms"] is not None and f["p99_ms"] < 100))
     noisy = figures.get("noisy_neighbour")
     if noisy:
-        a, alone, crowded = noisy["flood"], noisy["alone"], noisy["with_flood"]
-        rows.append(("6. noisy neighbour: B's rate", f"{crowded['achieved_per_s']}/s of {noisy['asked_per_s']}/s asked (×{noisy['rate_ratio']}) while A floods",
-                     f"alone {alone['achieved_per_s']}/s; B alone does {noisy['solo_requests_per_s']}/s", "≥ 0.95×", noisy["rate_ratio"] >= 0.95))
-        rows.append(("6. noisy neighbour: B's p99", f"{crowded['p99_ms']} ms (×{noisy['p99_ratio']})", f"alone {alone['p99_ms']} ms", "≤ 2×",
-                     noisy["p99_ratio"] <= 2))
-        rows.append(("6. noisy neighbour: A's answers", f"{a['ok']} 2xx, {a['throttled']} 429, {a['other']} other ({a['requests_per_s']:.0f}/s)",
-                     "A's budget: 500/s (the default)", "only 2xx and 429", a["other"] == 0 and a["throttled"] > 0))
+        for label, part, unit in (("logins", noisy, "requests"), ("create→list→dissolve", noisy.get("flow"), "flows")):
+            if not part:
+                continue
+            a, alone, crowded = part["flood"], part["alone"], part["with_flood"]
+            solo = part.get("solo_requests_per_s", part.get("solo_flows_per_s"))
+            rate_ratio = round(crowded["achieved_per_s"] / max(1.0, crowded["asked_per_s"]), 3)
+            p99_ratio = round(crowded["p99_ms"] / max(0.001, alone["p99_ms"]), 2)
+            rows.append((f"6. noisy neighbour, {label}: B's rate", f"{crowded['achieved_per_s']}/s of {part['asked_per_s']}/s asked (×{rate_ratio}) while A floods",
+                         f"alone {alone['achieved_per_s']}/s; B alone does {solo} {unit}/s", "≥ 0.95×", rate_ratio >= 0.95))
+            rows.append((f"6. noisy neighbour, {label}: B's p99", f"{crowded['p99_ms']} ms (×{p99_ratio})", f"alone {alone['p99_ms']} ms", "≤ 2×",
+                         p99_ratio <= 2))
+            rows.append((f"6. noisy neighbour, {label}: A's answers", f"{a['ok']} 2xx, {a['throttled']} 429, {a['other']} other ({a['requests_per_s']:.0f}/s)",
+                         "A's budget: 500/s (the default)", "only 2xx and 429", a["other"] == 0 and a["throttled"] > 0))
     hot = figures.get("hot_room")
     if hot:
         other = hot["other"]

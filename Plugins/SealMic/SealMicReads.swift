@@ -73,19 +73,24 @@ struct SealMicReads {
     }
 
     func members(_ room: Room) async throws -> [Member] {
-        let seated = Set(try await positions(room).compactMap(\.holder))
-        return try await call.rooms.members(room).filter { $0.status == .joined }.map { member in
+        try await members(room, seated: Set(try await positions(room).compactMap(\.holder)))
+    }
+
+    private func members(_ room: Room, seated: Set<AccountID>) async throws -> [Member] {
+        try await call.rooms.members(room).filter { $0.status == .joined }.map { member in
             let role: Role = member.accid == room.owner ? .host : seated.contains(member.accid) ? .onMic : .listener
             return Member(userId: member.accid, joinDt: member.joinedAt.epochMilliseconds, role: role.rawValue)
         }
     }
 
+    /// The positions read once for both their list and the members' roles.
     func detail(_ room: Room) async throws -> Detail {
-        let members = try await members(room)
+        let positions = try await positions(room)
+        let members = try await members(room, seated: Set(positions.compactMap(\.holder)))
         let joined = Dictionary(members.map { ($0.userId, $0.joinDt) }, uniquingKeysWith: { first, _ in first })
         return Detail(
             summary: Summary(room, memberCount: members.count),
-            micPositions: try await positions(room).map { position in
+            micPositions: positions.map { position in
                 Position(userId: position.holder, joinDt: position.holder.flatMap { joined[$0] },
                          role: position.holder == nil ? 0 : Role.onMic.rawValue, state: position.state, position: position.position,
                          mutedBy: position.mutedBy)

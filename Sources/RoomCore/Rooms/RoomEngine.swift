@@ -325,6 +325,9 @@ public struct RoomEngine: Sendable {
     }
 
     private func imMembership(_ roomID: RoomID, account: AccountID, in tenant: Tenant, pluginID: String?) async throws -> Bool? {
+        // No IM check, nothing to read first: the transition finds the room
+        // (a hot room's joins read it twice, #41).
+        if let pluginID, let policy = tenant.plugin(pluginID)?.policy, !policy.joinRequiresIM { return nil }
         guard let room = try await store.room(tenant.id, roomID), pluginID == nil || room.pluginID == pluginID else { throw RoomError.notFound }
         guard let policy = tenant.plugin(room.pluginID)?.policy, policy.joinRequiresIM, room.isOpen else { return nil }
         guard let chatroom = room.imChatroomID else { return false }

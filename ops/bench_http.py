@@ -1,0 +1,139 @@
+"""HTTP for ops/bench's open-loop figures (6 and 7): keep-alive connections
+to 127.0.0.1, and a load that is due at fixed times.
+
+Open-loop: each job is due at a fixed time and its latency runs from then,
+so a server that falls behind shows it (wrk's closed loop would only slow
+down and hide it).
+"""
+import asyncio
+import json
+import time
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection to 127.0.0.1."""
+
+    def __init__(self, port):
+        self.port = port
+        self.reader = self.writer = None
+
+    async def open(self):
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        return self
+
+    async def post(self, path, body="", headers=None):
+        """(status, parsed JSON body or None)."""
+        data = body.encode()
+        head = [f"POST {path} HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/x-www-form-urlencoded",
+                f"Content-Length: {len(data)}"] + [f"{name}: {value}" for name, value in (headers or {}).items()]
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        await self.writer.drain()
+        response = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(response.split(b" ", 2)[1])
+        length = 0
+        for line in response.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value.strip())
+        body = await self.reader.readexactly(length)
+        try:
+            return status, json.loads(body) if body else None
+        except ValueError:
+            return status, None
+
+    def close(self):
+        if self.writer:
+            self.writer.close()
+
+
+def ok(status, answer):
+    """Both wires' success: NetEase-style `code` 200, SealMic's `errCode` 0."""
+    return status == 200 and answer is not None and (answer.get("code") == 200 or answer.get("errCode") == 0)
+
+
+async def open_loop(port, rate, until, slots, job):
+    """Jobs due every 1/rate s until `until()` is true; each runs on the next
+    free slot (its own connection and the slot's value) as
+    `await job(connection, value)` -> ok. Returns ([(ok, seconds from due)],
+    seconds the run took)."""
+    free = asyncio.Queue()
+    connections = []
+    for value in slots:
+        connection = await Connection(port).open()
+        connections.append(connection)
+        free.put_nowait((connection, value))
+    results, running = [], []
+
+    async def run(due, connection, value):
+        try:
+            results.append((await job(connection, value), time.monotonic() - due))
+        finally:
+            free.put_nowait((connection, value))
+
+    started, n = time.monotonic(), 0
+    while not until():
+        due = started + n / rate
+        n += 1
+        delay = due - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        connection, value = await free.get()
+        running.append(asyncio.create_task(run(due, connection, value)))
+    await asyncio.gather(*running)
+    for connection in connections:
+        connection.close()
+    return results, time.monotonic() - started
+
+
+async def closed_loop(port, connections, jobs):
+    """Runs `jobs` (async functions of a Connection) on `connections`
+    connections, each taking the next job when done; their results."""
+    queue = asyncio.Queue()
+    for job in jobs:
+        queue.put_nowait(job)
+    results = []
+
+    async def worker():
+        connection = await Connection(port).open()
+        try:
+            while not queue.empty():
+                results.append(await queue.get_nowait()(connection))
+        finally:
+            connection.close()
+
+    await asyncio.gather(*(worker() for _ in range(connections)))
+    return results
+
+
+def summary(results, elapsed, seconds, rate):
+    """Asked and achieved rates, p50 and p99 of the jobs that succeeded."""
+    good = sorted(latency for success, latency in results if success)
+    def percentile(p):
+        return round(good[min(len(good) - 1, int(len(good) * p))] * 1000, 2) if good else 0.0
+    return {"asked_per_s": round(rate, 1), "achieved_per_s": round(len(good) / elapsed, 1), "p50_ms": percentile(0.5),
+            "p99_ms": percentile(0.99), "not_ok": len(results) - len(good), "jobs": len(results), "seconds": round(elapsed, 2)}
+
+
+# The audio-chatroom create -> list -> dissolve flow as wrk Lua, one flow per
+# wrk thread (its connection and session `sid`): figure 1's load and figure
+# 6's flood. A `%`-format: %(base)s is the plugin's path prefix.
+FLOW_STEPS_LUA = """
+local base = "%(base)s"
+local headers = {["Content-Type"] = "application/x-www-form-urlencoded;charset=utf-8"}
+local step, room = 0, nil
+function request()
+  if step == 0 then return wrk.format("POST", base .. "/room/create", headers, "sid=" .. sid .. "&roomName=bench")
+  elseif step == 1 then return wrk.format("POST", base .. "/room/list", headers, "")
+  else return wrk.format("POST", base .. "/room/dissolve", headers, "sid=" .. sid .. "&roomId=" .. room) end
+end
+-- Moves on after a 200 (a refusal repeats its step); true when a flow ended.
+local function advance(status, body)
+  if status ~= 200 then return false end
+  if step == 0 then
+    room = string.match(body, '"roomId":(%%d+)')
+    if room then step = 1 end
+  elseif step == 1 then step = 2
+  else step = 0; return true end
+  return false
+end
+"""
