@@ -46,7 +46,7 @@ import Testing
     /// The policy alone: a permit that comes back goes to the waiting owner
     /// holding the fewest, not to the longest waiting lease.
     @Test func aReturnedPermitGoesToTheWaitingOwnerHoldingFewest() async throws {
-        let leases = FairLeases(capacity: 4)
+        let leases = FairPermits(capacity: 4)
         let far = ContinuousClock.now + .seconds(30)
         for _ in 1...3 { try await leases.acquire(for: "a", until: far) }
         try await leases.acquire(for: "b", until: far)
@@ -72,9 +72,9 @@ import Testing
 
     /// A wait ends by its deadline, and its place is given up.
     @Test func aWaitEndsByItsDeadline() async throws {
-        let leases = FairLeases(capacity: 1)
+        let leases = FairPermits(capacity: 1)
         try await leases.acquire(for: "a", until: .now + .seconds(30))
-        await #expect(throws: FairLeases.TimedOut.self) { try await leases.acquire(for: "b", until: .now + .milliseconds(100)) }
+        await #expect(throws: FairPermits.TimedOut.self) { try await leases.acquire(for: "b", until: .now + .milliseconds(100)) }
         leases.release(for: "a")
         try await leases.acquire(for: "b", until: .now + .seconds(1))
         #expect(leases.heldByOwner == ["b": 1])

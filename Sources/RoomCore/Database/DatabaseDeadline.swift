@@ -23,7 +23,7 @@ public enum DatabaseDeadline {
     @TaskLocal public static var request: ContinuousClock.Instant?
 
     /// The deadline for a database wait starting now, at most `seconds` away.
-    static func until(atMost seconds: Double) -> ContinuousClock.Instant {
+    public static func until(atMost seconds: Double) -> ContinuousClock.Instant {
         let own = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         guard let request else { return own }
         return min(own, request)

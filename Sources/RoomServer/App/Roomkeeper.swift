@@ -22,6 +22,8 @@ public struct Roomkeeper: Sendable {
     /// The instances alive, for each one's share of the request budgets.
     public let roster: InstanceRoster
     let budgets: RequestBudgetGate
+    /// Client requests running at once, shared by tenant.
+    let requestSlots: FairPermits
     /// How webhook deliveries leave.
     public var webhookSender: any WebhookSender
 
@@ -37,6 +39,7 @@ public struct Roomkeeper: Sendable {
         self.loginWaitingRoom = LoginWaitingRoom(limits: options.loginWaiting)
         self.roster = InstanceRoster(database: database, logger: logger)
         self.budgets = RequestBudgetGate(roster: roster, answerDelay: options.throttledAnswerDelay)
+        self.requestSlots = FairPermits(capacity: options.requestSlots)
     }
 
     /// The audit fingerprints' HMAC secret: the data key, else the operator
@@ -129,7 +132,8 @@ public struct Roomkeeper: Sendable {
                  budgets: budgets, fingerprintSecret: Self.fingerprintSecret(options)).register(on: router)
         ProviderCallbackRoutes(services: services).register(on: router)
         ConsoleRoutes().register(on: router)
-        ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies), idempotency: idempotency, budgets: budgets).register(on: router)
+        ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies), idempotency: idempotency, budgets: budgets,
+                  slots: requestSlots).register(on: router)
         table.fill(router)
         return router
     }

@@ -29,6 +29,14 @@ public struct ServerOptions: Sendable {
     /// refused requests (11,000 a second) took the cores from every other
     /// tenant (B's p99 6.9 ms → 2,016 ms).
     public var throttledAnswerDelay: Duration = .seconds(1)
+    /// Client requests this instance runs at once (`ROOMKEEPER_REQUEST_SLOTS`),
+    /// shared by tenant as the pool's connections are (`FairPermits`: one
+    /// tenant at most three quarters, waiting tenants served fewest-first);
+    /// past them a request waits in memory (#41). Budgets bound how much a
+    /// tenant is admitted a second, not how much of the cores it holds.
+    /// 8 on 2 cores: ops/bench figure 6's B p99 ×7.0 → ×2.6 (16: ×4.6), the
+    /// hot room's neighbour ×20.7 → ×5.2, figure 2 no slower.
+    public var requestSlots = 8
     /// WebSocket connections this instance holds at most.
     public var maxSockets = 10_000
     /// Local IM sockets waiting to log in, at most: per client address, per

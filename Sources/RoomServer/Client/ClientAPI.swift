@@ -14,6 +14,8 @@ struct ClientAPI: Sendable {
     let idempotency: IdempotencyStore
     /// The tenants' request budgets, this instance's share (#41).
     let budgets: RequestBudgetGate
+    /// What runs at once, shared by tenant (#41).
+    let slots: FairPermits
     static let maxBody = 256 * 1024
 
     func register(on router: Router<RoomRequestContext>) {
@@ -75,6 +77,14 @@ struct ClientAPI: Sendable {
            let refusal = await budgets.admit(.account(tenantID, Secrets.sha256Hex(credential)), budget: tenant.budgets.account) {
             return Self.throttled(refusal, style)
         }
+        // Admitted, it runs when its tenant's share of the instance allows:
+        // one tenant's burst no longer takes the cores from the others.
+        do {
+            try await slots.acquire(for: tenantID, until: DatabaseDeadline.until(atMost: 10))
+        } catch {
+            return WireEnvelope.failure(style, .databaseUnavailable(detail: "too many of this tenant's requests are running here; try again"))
+        }
+        defer { slots.release(for: tenantID) }
         if let keyed {
             switch try await Self.unavailableAsNil({ try await keyed.claim() }) {
             case .answered(let status, let contentType, let stored)?:

@@ -3,7 +3,7 @@ import RoomCore
 
 /// Binds the tenant a request serves as its database leases' owner
 /// (`LeaseOwner.tenant`), so the pool is shared fairly among tenants
-/// (`FairLeases`, #41). Read from the path before routing, as the routes'
+/// (`FairPermits`, #41). Read from the path before routing, as the routes'
 /// parameters are only known inside them: `/t/{tenant}/…` (client routes,
 /// callbacks, the IM socket) and `/admin/v1/tenants/{tenant}…`. A name that
 /// is not a loaded tenant's owns nothing: it shares the instance's own

@@ -1,32 +1,16 @@
 import Synchronization
 
-/// Who a database lease is for (#41, "the pool is shared fairly"): the
-/// tenant a request serves, bound by the HTTP layer for the request's whole
-/// task; nil is the instance's own work (sweeper, outbox, retention).
-public enum LeaseOwner {
-    @TaskLocal public static var tenant: TenantID?
-    /// Set while the task holds a permit, so a lease taken inside another
-    /// (a read inside a transaction's body) does not wait behind itself.
-    @TaskLocal static var holding = false
-}
-
-/// The instance's database connections, shared fairly among tenants.
-///
-/// Why: the pool lends first come, first served, so one tenant's 64
-/// requests in flight (ops/bench figure 6) queued ahead of every other
-/// tenant's, and B's p99 went from 4 ms to 94 ms although B's median did not
-/// move. Now every lease first takes a permit here:
-///   - there are as many permits as the pool has connections, so the pool
-///     itself never queues;
-///   - one owner holds at most `perOwnerCap` of them (three quarters of the
-///     pool, 15 of 20): whatever one tenant does, a quarter of the
-///     connections are there for the others at once;
-///   - when a permit comes back and owners wait, it goes to the waiting
+/// A bounded number of permits shared fairly among owners (tenants): the
+/// instance's database connections (`Database`), and its requests in
+/// flight (`RequestSlots`).
+///   - One owner holds at most `perOwnerCap` of them (three quarters):
+///     whatever one tenant does, a quarter are there for the others at once.
+///   - When a permit comes back and owners wait, it goes to the waiting
 ///     owner holding the fewest, ties taken round-robin: a tenant with one
-///     request waits behind at most one lease, not behind another's queue.
-/// Waits are bounded by the caller's deadline (the lease's).
-final class FairLeases: Sendable {
-    struct TimedOut: Error {}
+///     request waits behind at most one of another's, not behind its queue.
+/// Waits are bounded by the caller's deadline.
+public final class FairPermits: Sendable {
+    public struct TimedOut: Error {}
 
     private struct Waiter {
         let id: UInt64
@@ -87,18 +71,18 @@ final class FairLeases: Sendable {
         }
     }
 
-    let capacity: Int
-    let perOwnerCap: Int
+    public let capacity: Int
+    public let perOwnerCap: Int
     private let state = Mutex(State())
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = max(1, capacity)
         perOwnerCap = max(1, self.capacity * 3 / 4)
     }
 
     /// Waits for a permit for `owner` until `deadline` (then `TimedOut`);
     /// a cancelled wait throws `CancellationError`. Pair with `release`.
-    func acquire(for owner: String, until deadline: ContinuousClock.Instant) async throws {
+    public func acquire(for owner: String, until deadline: ContinuousClock.Instant) async throws {
         let (capacity, cap) = (self.capacity, perOwnerCap)
         let id: UInt64? = state.withLock { state in
             // Permits are handed to waiters as they come back, so a free
@@ -143,7 +127,7 @@ final class FairLeases: Sendable {
     }
 
     /// Gives `owner`'s permit back and hands permits to waiting owners.
-    func release(for owner: String) {
+    public func release(for owner: String) {
         let (capacity, cap) = (self.capacity, perOwnerCap)
         let served: [Waiter] = state.withLock { state in
             state.total -= 1
@@ -155,7 +139,7 @@ final class FairLeases: Sendable {
     }
 
     /// Owners holding permits now, for tests and gauges.
-    var heldByOwner: [String: Int] { state.withLock { $0.held } }
+    public var heldByOwner: [String: Int] { state.withLock { $0.held } }
 
     private func withdraw(_ id: UInt64, of owner: String, because error: any Error) {
         let (capacity, cap) = (self.capacity, perOwnerCap)
