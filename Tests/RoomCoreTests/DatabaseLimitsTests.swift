@@ -67,35 +67,31 @@ import Testing
     /// whichever of many waits: the watch cancels the waiting lease, not the
     /// caller's task, and the pool serves again once a connection is back.
     @Test func leasesWaitingOnAFullPoolEndByTheirBound() async throws {
-        let url = try #require(ProcessInfo.processInfo.environment["DATABASE_URL"])
-        var pool = try DatabaseURL.endpoint(from: url).pool
-        pool.options.maximumConnections = 1
-        let client = PostgresClient(configuration: pool, backgroundLogger: Logger(label: "full"))
-        let run = Task { await client.run() }
-        defer { run.cancel() }
-        let database = Database(client: client, logger: Logger(label: "full"), leaseSeconds: 0.5)
-        let holding = Task { try await database.withConnection { _ in try await Task.sleep(for: .seconds(2)) } }
-        try await Task.sleep(for: .milliseconds(200))
-        let started = ContinuousClock.now
-        let outcomes = await withTaskGroup(of: (unavailable: Bool, cancelled: Bool).self) { group in
-            for _ in 1...8 {
-                group.addTask {
-                    do {
-                        _ = try await database.query("SELECT 1")
-                        return (false, Task.isCancelled)
-                    } catch {
-                        return (DatabaseUnavailable.matches(error), Task.isCancelled)
+        try await TestDatabase.withPool(connections: 1, label: "full") { client in
+            let database = Database(client: client, logger: Logger(label: "full"), leaseSeconds: 0.5)
+            let holding = Task { try await database.withConnection { _ in try await Task.sleep(for: .seconds(2)) } }
+            try await Task.sleep(for: .milliseconds(200))
+            let started = ContinuousClock.now
+            let outcomes = await withTaskGroup(of: (unavailable: Bool, cancelled: Bool).self) { group in
+                for _ in 1...8 {
+                    group.addTask {
+                        do {
+                            _ = try await database.query("SELECT 1")
+                            return (false, Task.isCancelled)
+                        } catch {
+                            return (DatabaseUnavailable.matches(error), Task.isCancelled)
+                        }
                     }
                 }
+                return await group.reduce(into: []) { $0.append($1) }
             }
-            return await group.reduce(into: []) { $0.append($1) }
+            let waited = ContinuousClock.now - started
+            #expect(outcomes.allSatisfy { $0.unavailable }, "\(outcomes)")
+            #expect(!outcomes.contains { $0.cancelled }, "the callers' tasks are not cancelled")
+            #expect(waited >= .milliseconds(450) && waited < .milliseconds(1_200), "ended by the 0.5 s bound, in \(waited)")
+            try await holding.value
+            #expect(try await database.query("SELECT 1").count == 1, "the pool serves again")
         }
-        let waited = ContinuousClock.now - started
-        #expect(outcomes.allSatisfy { $0.unavailable }, "\(outcomes)")
-        #expect(!outcomes.contains { $0.cancelled }, "the callers' tasks are not cancelled")
-        #expect(waited >= .milliseconds(450) && waited < .milliseconds(1_200), "ended by the 0.5 s bound, in \(waited)")
-        try await holding.value
-        #expect(try await database.query("SELECT 1").count == 1, "the pool serves again")
     }
 
     /// Statements are prepared per connection, and PostgresNIO remembers a
@@ -104,28 +100,24 @@ import Testing
     /// connection for ever after. One connection in the pool, so the next
     /// request would get the same one.
     @Test func aStatementFirstPreparedInAFailedTransactionRunsOnTheNextRequest() async throws {
-        let url = try #require(ProcessInfo.processInfo.environment["DATABASE_URL"])
-        var pool = try DatabaseURL.endpoint(from: url).pool
-        pool.options.maximumConnections = 1
         let logger = Logger(label: "prepared")
-        let client = PostgresClient(configuration: pool, backgroundLogger: logger)
-        let run = Task { await client.run() }
-        defer { run.cancel() }
-        let database = Database(client: client, logger: logger)
-        // A text no connection has prepared yet.
-        let fresh: PostgresQuery = "SELECT \(7)::int AS seven, 'first sent in a failed transaction \(unescaped: uniqueID())' AS note"
-        do {
-            try await database.transaction { connection in
-                _ = try? await connection.run("SELECT 1 / 0", logger: logger)
-                _ = try await connection.run(fresh, logger: logger).collect()
+        try await TestDatabase.withPool(connections: 1, label: "prepared") { client in
+            let database = Database(client: client, logger: logger)
+            // A text no connection has prepared yet.
+            let fresh: PostgresQuery = "SELECT \(7)::int AS seven, 'first sent in a failed transaction \(unescaped: uniqueID())' AS note"
+            do {
+                try await database.transaction { connection in
+                    _ = try? await connection.run("SELECT 1 / 0", logger: logger)
+                    _ = try await connection.run(fresh, logger: logger).collect()
+                }
+                Issue.record("a statement after a failed one in the same transaction should fail")
+            } catch let error as PSQLError {
+                #expect(error.serverInfo?[.sqlState] == "25P02", "in_failed_sql_transaction")
             }
-            Issue.record("a statement after a failed one in the same transaction should fail")
-        } catch let error as PSQLError {
-            #expect(error.serverInfo?[.sqlState] == "25P02", "in_failed_sql_transaction")
+            let rows = try await database.query(fresh)
+            #expect(try rows.decode((Int, String).self).first?.0 == 7, "the statement runs on the next request")
+            #expect(try await database.query(fresh).count == 1, "and again, prepared")
         }
-        let rows = try await database.query(fresh)
-        #expect(try rows.decode((Int, String).self).first?.0 == 7, "the statement runs on the next request")
-        #expect(try await database.query(fresh).count == 1, "and again, prepared")
     }
 
     /// A prepared statement is typed as PostgresNIO types it unnamed; the

@@ -14,33 +14,29 @@ import Testing
     /// (before), it waited behind about 20 of them; now a quarter of the
     /// pool is always left to others, and it is answered first.
     @Test func anotherTenantsLeaseDoesNotWaitBehindAFlood() async throws {
-        let url = try #require(ProcessInfo.processInfo.environment["DATABASE_URL"])
-        var pool = try DatabaseURL.endpoint(from: url).pool
-        pool.options.maximumConnections = 4
-        let client = PostgresClient(configuration: pool, backgroundLogger: Logger(label: "fair"))
-        let run = Task { await client.run() }
-        defer { run.cancel() }
-        let database = Database(client: client, logger: Logger(label: "fair"), connections: 4)
-        _ = try await database.query("SELECT 1")  // connected
-        let finished = Finished()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 1...24 {
-                group.addTask {
-                    try await LeaseOwner.$tenant.withValue("flood") { _ = try await database.query("SELECT pg_sleep(0.1)") }
-                    finished.append("flood")
+        try await TestDatabase.withPool(connections: 4, label: "fair") { client in
+            let database = Database(client: client, logger: Logger(label: "fair"), connections: 4)
+            _ = try await database.query("SELECT 1")  // connected
+            let finished = Finished()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 1...24 {
+                    group.addTask {
+                        try await LeaseOwner.$tenant.withValue("flood") { _ = try await database.query("SELECT pg_sleep(0.1)") }
+                        finished.append("flood")
+                    }
                 }
+                try await Task.sleep(for: .milliseconds(50))
+                group.addTask {
+                    try await LeaseOwner.$tenant.withValue("quiet") { _ = try await database.query("SELECT 1") }
+                    finished.append("quiet")
+                }
+                try await group.waitForAll()
             }
-            try await Task.sleep(for: .milliseconds(50))
-            group.addTask {
-                try await LeaseOwner.$tenant.withValue("quiet") { _ = try await database.query("SELECT 1") }
-                finished.append("quiet")
-            }
-            try await group.waitForAll()
+            let order = finished.names
+            let ahead = try #require(order.firstIndex(of: "quiet"))
+            #expect(ahead <= 3, "the quiet tenant's statement finished after \(ahead) of the flood's")
+            #expect(database.shares.heldByOwner.isEmpty, "every permit came back")
         }
-        let order = finished.names
-        let ahead = try #require(order.firstIndex(of: "quiet"))
-        #expect(ahead <= 3, "the quiet tenant's statement finished after \(ahead) of the flood's")
-        #expect(database.shares.heldByOwner.isEmpty, "every permit came back")
     }
 
     /// The policy alone: a permit that comes back goes to the waiting owner

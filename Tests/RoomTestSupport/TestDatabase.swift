@@ -68,3 +68,17 @@ extension TestDatabase {
         }
     }
 }
+
+extension TestDatabase {
+    /// Runs `body` with a running client of the test database whose pool
+    /// holds `connections` at most (tests of how leases wait).
+    public static func withPool<T>(connections: Int, label: String, _ body: (PostgresClient) async throws -> T) async throws -> T {
+        guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"] else { throw SetupError(description: "DATABASE_URL is not set") }
+        var pool = try DatabaseURL.endpoint(from: url).pool
+        pool.options.maximumConnections = connections
+        let client = PostgresClient(configuration: pool, backgroundLogger: Logger(label: label))
+        let run = Task { await client.run() }
+        defer { run.cancel() }
+        return try await body(client)
+    }
+}
