@@ -153,6 +153,7 @@ class IMClient:
         self.received = {}        # event id -> times received
         self.disconnects = 0
         self.sent = 0
+        self.history = []         # (time, what): closes and error frames, told when a socket does not come back
 
     async def run(self, stop):
         while not stop.is_set():
@@ -174,13 +175,15 @@ class IMClient:
                                 self.intervals.append(interval)
                             elif frame.get("type") == "message":
                                 self.received[frame["id"]] = self.received.get(frame["id"], 0) + 1
+                            elif frame.get("type") == "error":
+                                self.history.append((time.time(), f"error frame {frame.get('code')}: {frame.get('message')}"))
                     finally:
                         if sending:
                             sending.cancel()
                         if interval is not None:
                             interval[1] = time.time()
-            except (OSError, asyncio.TimeoutError, websockets.WebSocketException):
-                pass
+            except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as error:
+                self.history.append((time.time(), f"{type(error).__name__}: {error}"))
             if not stop.is_set():
                 self.disconnects += 1
                 await asyncio.sleep(0.2)
@@ -211,6 +214,15 @@ def im_setup():
     clients = [IMClient(u["accid"], u["imToken"], chatroom) for u in users[1:]]
     clients.append(IMClient(users[0]["accid"], users[0]["imToken"], chatroom, sender=True))
     return room["roomId"], users[0]["sid"], chatroom, clients
+
+
+def await_sockets_back(clients, grace=5.0):
+    """Gives a socket that dropped late in the window up to `grace` seconds
+    to come back before the load stops: a socket dropped 0.1 s before the
+    end is not one that failed to reconnect."""
+    deadline = time.time() + grace
+    while time.time() < deadline and not all(client.connected for client in clients):
+        time.sleep(0.1)
 
 
 def run_im(clients, stop, started):
@@ -533,6 +545,7 @@ def under_load(name, inject, window, workers, goal):
     injected = time.time()
     inject()
     time.sleep(window)
+    await_sockets_back(clients)
     stop.set()
     for thread in threads:
         thread.join(timeout=30)
@@ -603,6 +616,11 @@ def count(name, record, injected, clients, chatroom, im_room, im_owner, goal):
         im_twice += sum(n - 1 for n in client.received.values() if n > 1)
     dropped = sum(1 for c in clients if c.disconnects > 0)
     came_back = sum(1 for c in clients if c.disconnects > 0 and len(c.intervals) > 1)
+    for client in clients:
+        if client.disconnects > 0:
+            back = "came back" if len(client.intervals) > 1 else "did not come back"
+            log(f"  socket of {client.accid}{' (sender)' if client.sender else ''} {back}: "
+                + "; ".join(f"+{at - injected:.1f} s {what}" for at, what in client.history[-8:]))
     post("/room/dissolve", f"sid={im_owner}&roomId={im_room}")
     row = {
         "fault": name, "requests": len(record.requests), "failed": len(failures), "recovery_s": round(recovery, 1),
@@ -725,6 +743,7 @@ def vendor_down(down_s, goal):
         fake.set_mode("normal")
         restored = time.time()
         time.sleep(6)
+        await_sockets_back(clients)
         stop.set()
         for thread in workers:
             thread.join(timeout=30)
