@@ -98,11 +98,15 @@ public final class PendingRequest: Sendable {
     private let task: Task<JSONValue, any Error>
     private let done = Flag()
 
-    public init(port: Int, path: String, body: String) {
+    public convenience init(port: Int, path: String, body: String) {
+        self.init(port: port, ParallelRequests.Request(path: path, body: body))
+    }
+
+    public init(port: Int, _ request: ParallelRequests.Request) {
         let done = done
         task = Task {
             defer { done.value.store(true, ordering: .releasing) }
-            return try await ParallelRequests.send(port: port, [ParallelRequests.Request(path: path, body: body)])[0].answer
+            return try await ParallelRequests.send(port: port, [request])[0].answer
         }
     }
 

@@ -6,13 +6,17 @@ extension AccountStore {
     /// Creates the account; false when the id is taken, now or once: a
     /// retired guest's id is never registered again either (#41: whoever
     /// registered it inherited what still named the purged guest).
-    public func create(_ tenantID: TenantID, _ account: Account, passwordHash: String?) async throws -> Bool {
-        let rows = try await database.query("""
-            INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, password_hash, created_at)
-            SELECT \(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(passwordHash), \(clock.now())
-            WHERE NOT EXISTS (SELECT 1 FROM retired_accounts WHERE tenant_id = \(tenantID) AND accid = \(account.accid))
-            ON CONFLICT DO NOTHING RETURNING accid
-            """)
+    /// `quota`: the tenant's `maxAccounts` (`AccountQuota`).
+    public func create(_ tenantID: TenantID, _ account: Account, passwordHash: String?, quota: Int? = nil) async throws -> Bool {
+        let rows = try await AccountQuota.enforced(quota) {
+            try await database.query("""
+                INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, password_hash, created_at)
+                SELECT \(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(passwordHash), \(clock.now())
+                WHERE NOT EXISTS (SELECT 1 FROM retired_accounts WHERE tenant_id = \(tenantID) AND accid = \(account.accid))
+                  AND \(unescaped: AccountQuota.admitted)(\(tenantID), \(quota))
+                ON CONFLICT DO NOTHING RETURNING accid
+                """)
+        }
         return !rows.isEmpty
     }
 

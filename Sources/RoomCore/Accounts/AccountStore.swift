@@ -13,15 +13,19 @@ public struct AccountStore: Sendable {
     }
 
     /// Creates an account with a fresh id `prefix` + digits; retries on the rare collision.
+    /// `quota`: the tenant's `maxAccounts` (`AccountQuota`).
     public func createGuest(_ tenantID: TenantID, prefix: String = "user", nickname: (String) -> String, avatar: String, role: String = "user",
-                            digits: () -> String = AccountStore.randomDigits) async throws -> Account {
+                            quota: Int? = nil, digits: () -> String = AccountStore.randomDigits) async throws -> Account {
         try await drawGuest(prefix: prefix, nickname: nickname, avatar: avatar, role: role, digits: digits) { account in
-            try await database.query("""
-                INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, created_at)
-                SELECT \(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(clock.now())
-                WHERE NOT EXISTS (SELECT 1 FROM retired_accounts WHERE tenant_id = \(tenantID) AND accid = \(account.accid))
-                ON CONFLICT DO NOTHING RETURNING accid
-                """)
+            try await AccountQuota.enforced(quota) {
+                try await database.query("""
+                    INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, created_at)
+                    SELECT \(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(clock.now())
+                    WHERE NOT EXISTS (SELECT 1 FROM retired_accounts WHERE tenant_id = \(tenantID) AND accid = \(account.accid))
+                      AND \(unescaped: AccountQuota.admitted)(\(tenantID), \(quota))
+                    ON CONFLICT DO NOTHING RETURNING accid
+                    """)
+            }
         }
     }
 
@@ -31,20 +35,23 @@ public struct AccountStore: Sendable {
     /// answered 500). `token` is the session's token (stored hashed), made
     /// by the caller: a random `sid` or a signed token.
     public func createGuestWithSession(_ tenantID: TenantID, prefix: String, nickname: (String) -> String, avatar: String,
-                                       pluginID: String, token: String, expiresAt: Date) async throws -> Account {
+                                       pluginID: String, token: String, expiresAt: Date, quota: Int? = nil) async throws -> Account {
         let now = clock.now()
         return try await drawGuest(prefix: prefix, nickname: nickname, avatar: avatar, role: "user") { account in
-            try await database.query("""
-                WITH account AS (
-                    INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, created_at)
-                    SELECT \(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(now)
-                    WHERE NOT EXISTS (SELECT 1 FROM retired_accounts WHERE tenant_id = \(tenantID) AND accid = \(account.accid))
-                    ON CONFLICT DO NOTHING RETURNING tenant_id, accid
-                )
-                INSERT INTO sessions (tenant_id, token_hash, accid, plugin_id, created_at, expires_at)
-                SELECT tenant_id, \(Secrets.sha256Hex(token)), accid, \(pluginID), \(now), \(expiresAt) FROM account
-                RETURNING accid
-                """)
+            try await AccountQuota.enforced(quota) {
+                try await database.query("""
+                    WITH account AS (
+                        INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, created_at)
+                        SELECT \(tenantID), \(account.accid), \(account.nickname), \(account.avatar), \(account.role), \(now)
+                        WHERE NOT EXISTS (SELECT 1 FROM retired_accounts WHERE tenant_id = \(tenantID) AND accid = \(account.accid))
+                          AND \(unescaped: AccountQuota.admitted)(\(tenantID), \(quota))
+                        ON CONFLICT DO NOTHING RETURNING tenant_id, accid
+                    )
+                    INSERT INTO sessions (tenant_id, token_hash, accid, plugin_id, created_at, expires_at)
+                    SELECT tenant_id, \(Secrets.sha256Hex(token)), accid, \(pluginID), \(now), \(expiresAt) FROM account
+                    RETURNING accid
+                    """)
+            }
         }
     }
 

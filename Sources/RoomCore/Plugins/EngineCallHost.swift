@@ -15,7 +15,7 @@ struct EngineCallHost: PluginCallHost {
 
     var accounts: any PluginAccounts {
         EngineAccounts(store: AccountStore(database: services.database, clock: services.clock), tenantID: tenant.id, pluginID: pluginID,
-                       keyring: services.tokenKeys)
+                       keyring: services.tokenKeys, maxAccounts: tenant.maxAccounts)
     }
 
     var tables: PluginTables { PostgresTableRunner.pool(services.database, tenantID: tenant.id, tables: ownTables) }
@@ -55,7 +55,8 @@ struct EngineCallHost: PluginCallHost {
     func createGuestWithSession(prefix: String, nickname: (String) -> String, avatar: String,
                                 token: String, expiresAt: Date) async throws -> Account {
         try await AccountStore(database: services.database, clock: services.clock)
-            .createGuestWithSession(tenant.id, prefix: prefix, nickname: nickname, avatar: avatar, pluginID: pluginID, token: token, expiresAt: expiresAt)
+            .createGuestWithSession(tenant.id, prefix: prefix, nickname: nickname, avatar: avatar, pluginID: pluginID, token: token, expiresAt: expiresAt,
+                                    quota: tenant.maxAccounts)
     }
 }
 

@@ -91,6 +91,7 @@ struct EngineAccounts: PluginAccounts {
     let tenantID: TenantID
     let pluginID: String
     let keyring: TokenKeyring
+    let maxAccounts: Int?
 
     func account(_ accid: AccountID) async throws -> Account? {
         try await store.account(tenantID, accid)
@@ -119,7 +120,7 @@ struct EngineAccounts: PluginAccounts {
     }
 
     func create(_ account: Account, passwordHash: String?) async throws -> Bool {
-        try await store.create(tenantID, account, passwordHash: passwordHash)
+        try await store.create(tenantID, account, passwordHash: passwordHash, quota: maxAccounts)
     }
 
     func accountWithPassword(_ accid: AccountID) async throws -> (Account, passwordHash: String?)? {

@@ -18,12 +18,17 @@ public struct Tenant: Sendable {
     public let webhooks: [WebhookEndpoint]
     /// Requests a second and bursts (`[limits]`, #41).
     public let budgets: RequestBudgets
+    /// Accounts the tenant may hold at most (`[limits] maxAccounts`, #41);
+    /// nil: no quota.
+    public let maxAccounts: Int?
 
     public init(
         id: TenantID, name: String, file: String, adminKeyHashes: [String], im: any IMProvider,
         live: any LiveProvider, intercom: any IntercomProvider, plugins: [String: EnabledPlugin], callbacks: [String: any CallbackVerifier] = [:],
-        retention: RetentionPolicy = .init(), webhooks: [WebhookEndpoint] = [], budgets: RequestBudgets = .init()
+        retention: RetentionPolicy = .init(), webhooks: [WebhookEndpoint] = [], budgets: RequestBudgets = .init(),
+        maxAccounts: Int? = nil
     ) {
+        self.maxAccounts = maxAccounts
         self.budgets = budgets
         self.webhooks = webhooks
         self.retention = retention

@@ -64,7 +64,9 @@ public struct TenantLoader: Sendable {
         let intercom = intercomProvider(providers, tenant: id)
         let plugins = enabledPlugins(root.table("plugins"))
         let retention = RetentionPolicy(root.table("retention"))
-        let budgets = RequestBudgets(root.table("limits"))
+        let limits = root.table("limits")
+        let budgets = RequestBudgets(limits)
+        let maxAccounts = limits.has("maxAccounts") ? limits.int("maxAccounts", default: 0, in: 1...1_000_000_000) : nil
         let eventTypes = Set(WebhookEventTypes.core + plugins.values.flatMap(\.plugin.eventTypes))
         let webhooks = WebhookEndpoint.read(root.table("webhooks"), known: eventTypes, addresses: webhookAddresses)
         let issues = root.issues
@@ -72,7 +74,8 @@ public struct TenantLoader: Sendable {
         var callbacks: [String: any CallbackVerifier] = [:]
         for verifier in [im.base, live].compactMap({ $0 as? any CallbackVerifier }) { callbacks[verifier.callbackName] = verifier }
         return (Tenant(id: id, name: name, file: file, adminKeyHashes: keys, im: im, live: live, intercom: intercom,
-                       plugins: plugins, callbacks: callbacks, retention: retention, webhooks: webhooks, budgets: budgets), [])
+                       plugins: plugins, callbacks: callbacks, retention: retention, webhooks: webhooks, budgets: budgets,
+                       maxAccounts: maxAccounts), [])
     }
 
     public static func isValidID(_ id: String) -> Bool {

@@ -107,7 +107,7 @@ extension WireProtocol {
             switch error {
             case .notFound: NetEase.roomNotFound
             case .closed: NetEase.roomClosed
-            case .tooManyRooms, .tooManyRoomsForOwner: 429
+            case .tooManyRooms, .tooManyRoomsForOwner, .tooManyAccounts: 429
             case .notOwner, .full, .reservedForOthers, .banned, .notMember: NetEase.forbidden
             case .notInIMChatroom: NetEase.chatroomError
             case .pluginNotEnabled: 404
@@ -131,7 +131,8 @@ extension WireProtocol {
             case .full: 27
             case .tooManyRooms, .tooManyRoomsForOwner: 26
             case .notInIMChatroom, .notMember: 21
-            case .pluginNotEnabled, .rateLimited: 4
+            // SealMic has no code for a full tenant: 4 is its "failed, try later".
+            case .pluginNotEnabled, .rateLimited, .tooManyAccounts: 4
             case .invalid, .invalidOptions, .referenceNotFound, .conflicts: 1
             }
         },

@@ -14,6 +14,8 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyRooms(limit: Int)
     /// The owner has as many live rooms of the plugin as the policy allows one owner.
     case tooManyRoomsForOwner(limit: Int)
+    /// The tenant has as many accounts as its `[limits] maxAccounts` allows.
+    case tooManyAccounts(limit: Int)
     case invalid(field: String, reason: String)
     /// The creation data a plugin's rooms need is missing or wrong
     /// (`field` is `options.…`).
@@ -41,6 +43,7 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .pluginNotEnabled(let id): "plugin \(id) is not enabled for this tenant"
         case .tooManyRooms(let limit): "the tenant already has \(limit) open rooms"
         case .tooManyRoomsForOwner(let limit): "the owner already has \(limit) open rooms"
+        case .tooManyAccounts(let limit): "the tenant already has \(limit) accounts, as many as it may"
         case .invalid(let field, let reason), .invalidOptions(let field, let reason), .referenceNotFound(let field, let reason),
              .conflicts(let field, let reason): "\(field): \(reason)"
         case .rateLimited(let action, let limit): "too many \(action) (at most \(limit)); try again later"
@@ -61,6 +64,7 @@ public enum RoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .pluginNotEnabled: "plugin_not_enabled"
         case .tooManyRooms: "too_many_rooms"
         case .tooManyRoomsForOwner: "too_many_rooms_for_owner"
+        case .tooManyAccounts: "too_many_accounts"
         case .invalid: "invalid_parameter"
         case .invalidOptions: "invalid_options"
         case .referenceNotFound: "reference_not_found"

@@ -15,6 +15,8 @@ struct AdminAPI: Sendable {
     /// `ROOMKEEPER_DATA_KEY`, else the operator key's digest: a secret every
     /// instance shares and no tenant holds.
     let fingerprintSecret: [UInt8]
+    /// The instance's request slots, shared with client requests (#41).
+    let slots: FairPermits
 
     var tenants: TenantDirectory { services.tenants }
     var rooms: RoomStore { services.engine.store }
@@ -32,6 +34,7 @@ struct AdminAPI: Sendable {
         let admin = router.group("admin/v1")
             .add(middleware: AdminAuthMiddleware(operatorKeyDigest: operatorKeyDigest, tenants: tenants, trustedProxies: trustedProxies, clock: services.clock, budgets: budgets,
                                              fingerprintSecret: fingerprintSecret))
+            .add(middleware: AdminSlotsMiddleware(slots: slots))
             .add(middleware: AdminInputMiddleware())
             .add(middleware: AdminIdempotencyMiddleware(store: idempotency))
         registerTenantRoutes(admin)

@@ -46,7 +46,7 @@ extension AdminContract {
       },
       "TenantLimits": {
         "type": "object",
-        "required": ["tenant", "instances", "budgets", "perInstance", "quotas", "usage"],
+        "required": ["tenant", "instances", "budgets", "perInstance", "quotas", "maxAccounts", "usage"],
         "additionalProperties": false,
         "properties": {
           "tenant": {"type": "string"},
@@ -66,6 +66,7 @@ extension AdminContract {
               }
             }
           },
+          "maxAccounts": {"type": ["integer", "null"], "minimum": 1, "description": "accounts the tenant may hold; null: no quota"},
           "usage": {
             "type": "object",
             "required": ["openRooms", "accounts", "sockets"],

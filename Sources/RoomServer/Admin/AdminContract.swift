@@ -536,6 +536,8 @@ enum AdminContract {
               "not_member",
               "too_many_rooms",
               "too_many_rooms_for_owner",
+              "too_many_accounts",
+              "service_busy",
               "not_owner",
               "plugin_not_enabled",
               "invalid_options",

@@ -4,7 +4,7 @@ import RoomCore
 
 /// `GET /admin/v1/tenants/{tenant}/limits` (#41): the tenant's request
 /// budgets (its file's `[limits]` or the defaults), this instance's share of
-/// them, its plugins' open-room quotas, and what it uses now.
+/// them, its plugins' open-room quotas, its accounts quota, and what it uses now.
 extension AdminAPI {
     func registerLimitsRoutes(_ tenantGroup: RouterGroup<RoomRequestContext>) {
         tenantGroup.get("limits") { _, context -> LimitsDTO in
@@ -51,6 +51,8 @@ struct LimitsDTO: ResponseEncodable {
     /// Each instance enforces its share: the budget over the instances alive.
     let perInstance: Budgets
     let quotas: [Quota]
+    /// Accounts the tenant may hold (`[limits] maxAccounts`); nil: no quota.
+    let maxAccounts: Int?
     let usage: Usage
 
     init(tenant: Tenant, instances: Int, usage: Usage) {
@@ -66,6 +68,7 @@ struct LimitsDTO: ResponseEncodable {
         quotas = tenant.plugins.keys.sorted().compactMap { id in
             tenant.plugins[id].map { Quota(plugin: id, maxOpenRooms: $0.policy.maxRooms, maxOpenRoomsPerOwner: $0.policy.maxRoomsPerOwner) }
         }
+        maxAccounts = tenant.maxAccounts
         self.usage = usage
     }
 }

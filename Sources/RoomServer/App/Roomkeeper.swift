@@ -129,7 +129,7 @@ public struct Roomkeeper: Sendable {
                   metricsKeyDigest: options.metricsKey.map(Secrets.sha256Hex)).register(on: router)
         AdminAPI(services: services, registry: registry, operatorKeyDigest: options.operatorKey.map(Secrets.sha256Hex),
                  reloadBroadcast: reloadBroadcast, idempotency: idempotency, trustedProxies: Set(options.trustedProxies),
-                 budgets: budgets, fingerprintSecret: Self.fingerprintSecret(options)).register(on: router)
+                 budgets: budgets, fingerprintSecret: Self.fingerprintSecret(options), slots: requestSlots).register(on: router)
         ProviderCallbackRoutes(services: services).register(on: router)
         ConsoleRoutes().register(on: router)
         ClientAPI(services: services, registry: registry, trustedProxies: Set(options.trustedProxies), idempotency: idempotency, budgets: budgets,

@@ -218,7 +218,7 @@ enum ConsoleScript {
         ['Requests per account', rate(limits.budgets.account), rate(limits.perInstance.account), ''],
         ...limits.quotas.map((q) => ['Open rooms of ' + q.plugin,
           (q.maxOpenRooms ?? 'no limit') + (q.maxOpenRoomsPerOwner ? ', ' + q.maxOpenRoomsPerOwner + ' per owner' : ''), '', '']),
-        ['Open rooms', '', '', limits.usage.openRooms], ['Accounts', '', '', limits.usage.accounts], ['Local IM sockets', '', '', limits.usage.sockets]];
+        ['Open rooms', '', '', limits.usage.openRooms], ['Accounts', limits.maxAccounts ?? 'no limit', '', limits.usage.accounts], ['Local IM sockets', '', '', limits.usage.sockets]];
       fill(byId('limits'), rows.map((cells) => el('tr', {}, ...cells.map((cell) => el('td', {}, String(cell))))), 4);
     },
   };

@@ -85,7 +85,8 @@ public struct Problem: HTTPResponseError, Sendable {
     public static func from(_ error: RoomError) -> Problem {
         switch error {
         case .notFound: Problem(.notFound, code: error.code, detail: error.description)
-        case .closed, .full, .reservedForOthers, .banned, .notInIMChatroom, .notMember, .tooManyRooms, .tooManyRoomsForOwner:
+        case .closed, .full, .reservedForOthers, .banned, .notInIMChatroom, .notMember, .tooManyRooms, .tooManyRoomsForOwner,
+             .tooManyAccounts:
             Problem(.conflict, code: error.code, detail: error.description)
         case .notOwner: Problem(.forbidden, code: error.code, detail: error.description)
         // As a client route answers a tenant that does not enable the plugin.
