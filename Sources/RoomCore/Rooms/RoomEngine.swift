@@ -24,6 +24,8 @@ public struct RoomEngine: Sendable {
     let recentRooms: RecentRooms
     /// Each room's writers of this instance, one transaction at a time (#41).
     let writeQueue = RoomWriteQueue()
+    /// A room's joins, batched (#41).
+    let joinQueue = RoomJoinQueue()
     /// Draws a room id (from the system's CSPRNG); tests draw their own.
     let drawRoomID: @Sendable () -> RoomID
 
@@ -203,21 +205,6 @@ public struct RoomEngine: Sendable {
 
     public typealias JoinOutcome = RoomKit.JoinOutcome
 
-    /// `pluginID`: the plugin asking; a room of another plugin is "not found"
-    /// to it. Returns the room as the join left it.
-    public func join(_ roomID: RoomID, account: AccountID, role: String = "member", in tenant: Tenant, pluginID: String?) async throws -> JoinOutcome {
-        let inIMChatroom = try await imMembership(roomID, account: account, in: tenant, pluginID: pluginID)
-        var joined = false
-        let room = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .join(account, inIMChatroom: inIMChatroom)) { writes, room, decision, hook in
-            guard case .join(let claims) = decision else { return [] }
-            try await writes.join(room, account, role: role, claimsReservation: claims, now: hook.now)
-            try await writes.event(room, kind: .joined, actor: .account(account), detail: ["role": role, "account": account], at: hook.now)
-            joined = true
-            return try await hook.plugin.joined(account, room, hook.parts)
-        }
-        return joined ? .joined(room) : .alreadyJoined(room)
-    }
-
     /// The account leaves; `actor` is someone else when they take it out (a
     /// host's kick that does not ban), and plugins see who in the hook.
     public func leave(_ roomID: RoomID, account: AccountID, by actor: Actor? = nil, in tenant: Tenant, pluginID: String?) async throws {
@@ -324,7 +311,7 @@ public struct RoomEngine: Sendable {
         return plugin.boundToDefaults()
     }
 
-    private func imMembership(_ roomID: RoomID, account: AccountID, in tenant: Tenant, pluginID: String?) async throws -> Bool? {
+    func imMembership(_ roomID: RoomID, account: AccountID, in tenant: Tenant, pluginID: String?) async throws -> Bool? {
         // No IM check, nothing to read first: the transition finds the room
         // (a hot room's joins read it twice, #41).
         if let pluginID, let policy = tenant.plugin(pluginID)?.policy, !policy.joinRequiresIM { return nil }

@@ -94,22 +94,58 @@ struct RoomWrites {
         if let limit = policy.maxRoomsPerOwner, owned >= limit { throw RoomError.tooManyRoomsForOwner(limit: limit) }
     }
 
-    func join(_ room: Room, _ account: AccountID, role: String, claimsReservation: Bool, now: Date) async throws {
+    /// The room row locked for a batch of joins, each account's lock taken
+    /// shared in the same statement (as `lockedRow` does for one); then, in
+    /// a statement of its own (so it reads what the locks waited for), each
+    /// account's membership: banned is what `roomkeeper_banned` says now.
+    func lockForJoins(_ tenantID: TenantID, _ roomID: RoomID, accounts: [AccountID], now: Date)
+        async throws -> (room: Room, joinedCount: Int, statuses: [AccountID: MemberStatus])? {
+        let distinct = Array(Set(accounts)).sorted()
+        let rows = try await connection.run("""
+            SELECT \(unescaped: RoomRows.columns), joined_count,
+                   (SELECT count(pg_advisory_xact_lock_shared(k)) FROM unnest(\(distinct.map { AccountLock.key(tenantID, $0) })::bigint[]) AS k)
+            FROM rooms WHERE tenant_id = \(tenantID) AND room_id = \(roomID) FOR UPDATE
+            """, logger: logger).collect()
+        guard let row = rows.first else { return nil }
+        let room = try RoomRows.decode(row)
+        let joinedCount = try row.makeRandomAccess()["joined_count"].decode(Int.self)
+        let members = try await connection.run("""
+            SELECT a, (SELECT status FROM room_members WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND accid = a),
+                   roomkeeper_banned(\(tenantID), a, \(roomID), \(now))
+            FROM unnest(\(distinct)::text[]) AS a
+            """, logger: logger).collect()
+        var statuses: [AccountID: MemberStatus] = [:]
+        for (account, stored, banned) in try members.decode((String, String?, Bool).self) {
+            let status = banned ? .banned : stored.flatMap(MemberStatus.init(rawValue:)).map { $0 == .banned ? .left : $0 }
+            if let status { statuses[account] = status }
+        }
+        return (room, joinedCount, statuses)
+    }
+
+    /// The admitted joins of a batch, in order: their member rows, the
+    /// room's counts and their `joined` events, in one statement.
+    func joins(_ room: Room, _ joined: [(account: AccountID, role: String)], claimsReservation: Bool, now: Date) async throws {
+        let details = joined.map { JSONValue.object(["role": .string($0.role), "account": .string($0.account)]).jsonText }
         try await connection.run("""
-            INSERT INTO room_members (tenant_id, room_id, accid, role, status, joined_at, updated_at)
-            VALUES (\(room.tenantID), \(room.id), \(account), \(role), 'joined', \(now), \(now))
-            ON CONFLICT (tenant_id, room_id, accid)
-            DO UPDATE SET status = 'joined', role = EXCLUDED.role, joined_at = EXCLUDED.joined_at, updated_at = EXCLUDED.updated_at
-            """, logger: logger)
-        try await connection.run("""
-            UPDATE rooms SET joined_count = joined_count + 1, version = version + 1,
-                   total_joins = total_joins + 1, peak_members = greatest(peak_members, joined_count + 1),
-                   reservation_claimed_at = CASE WHEN \(claimsReservation) THEN \(now) ELSE reservation_claimed_at END
-            WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
+            WITH members AS (
+                INSERT INTO room_members (tenant_id, room_id, accid, role, status, joined_at, updated_at)
+                SELECT \(room.tenantID), \(room.id), a, r, 'joined', \(now), \(now)
+                FROM unnest(\(joined.map(\.account))::text[], \(joined.map(\.role))::text[]) AS u(a, r)
+                ON CONFLICT (tenant_id, room_id, accid)
+                DO UPDATE SET status = 'joined', role = EXCLUDED.role, joined_at = EXCLUDED.joined_at, updated_at = EXCLUDED.updated_at
+            ), counts AS (
+                UPDATE rooms SET joined_count = joined_count + \(joined.count), version = version + 1,
+                       total_joins = total_joins + \(joined.count), peak_members = greatest(peak_members, joined_count + \(joined.count)),
+                       reservation_claimed_at = CASE WHEN \(claimsReservation) THEN \(now) ELSE reservation_claimed_at END
+                WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
+            )
+            INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+            SELECT \(room.tenantID), \(room.id), \(now), \(RoomEventKind.joined.stored), a, d::jsonb
+            FROM unnest(\(joined.map { Actor.account($0.account).description })::text[], \(details)::text[]) WITH ORDINALITY AS u(a, d, n)
+            ORDER BY n
             """, logger: logger)
     }
 
-    /// Leave and ban both take the account out of the room.
     func removeMember(_ room: Room, _ account: AccountID, status: MemberStatus, wasJoined: Bool, now: Date) async throws {
         try await connection.run("""
             INSERT INTO room_members (tenant_id, room_id, accid, status, joined_at, updated_at)
@@ -178,6 +214,12 @@ struct RoomWrites {
             FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, r)
             """, logger: logger)
         try await publish(rooms, kind: kind, actor: actor, detail: detail, at: at)
+    }
+
+    /// The webhook entries of an engine event on `rooms`, to be queued.
+    func engineEventDeliveries(_ rooms: [Room], kind: RoomEventKind, actor: Actor, detail: [String: String], at: Date) -> [OutboxMessage] {
+        let places = rooms.map { EventNotice.Place(tenantID: $0.tenantID, roomID: $0.id, pluginID: $0.pluginID) }
+        return EventNotice.engineEvent(places, kind: kind, actor: actor, detail: detail, at: at, webhooks: webhooks).flatMap(\.messages)
     }
 
     /// Writes the webhook entries of an engine event on `rooms`.
