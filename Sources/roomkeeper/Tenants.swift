@@ -37,14 +37,19 @@ struct Tenants: AsyncParsableCommand {
     struct HashKey: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "hash-key",
-            abstract: "Print the adminKeys entry for KEY (only the hash goes in a tenant file).")
-
-        @Argument(help: "The admin key; generate a long random one.")
-        var key: String
+            abstract: "Print the adminKeys entry for the admin key read from standard input (only the hash goes in a tenant file).",
+            discussion: """
+                The key is read from standard input, never taken as an argument: \
+                arguments are visible to every user of the machine (ps). \
+                Example: head -c 32 /dev/urandom | base64 | tee admin-key | roomkeeper tenants hash-key
+                """)
 
         func run() throws {
-            if let refusal = KeyStrength.refusal(key, name: "KEY") { throw CommandFailure(refusal) }
-            print("sha256:\(Secrets.sha256Hex(key))")
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw CommandFailure("give the admin key on standard input (one line); generate a long random one")
+            }
+            if let refusal = KeyStrength.refusal(line, name: "the key") { throw CommandFailure(refusal) }
+            print("sha256:\(Secrets.sha256Hex(line))")
         }
     }
 }

@@ -87,7 +87,7 @@ public struct TenantLoader: Sendable {
         root.stringArray("adminKeys").enumerated().compactMap { index, entry in
             let hex = entry.hasPrefix("sha256:") ? String(entry.dropFirst(7)) : ""
             guard hex.count == 64, hex.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
-                root.report("adminKeys[\(index)]", "must be \"sha256:\" and 64 lowercase hex digits (`roomkeeper tenants hash-key KEY` prints one); keys are never written in clear")
+                root.report("adminKeys[\(index)]", "must be \"sha256:\" and 64 lowercase hex digits (`roomkeeper tenants hash-key` prints one for the key on standard input); keys are never written in clear")
                 return nil
             }
             return hex

@@ -22,7 +22,7 @@ public enum ExposureCheck {
         let exposed = tenants.filter { tenant in tenant.adminKeyHashes.contains { exampleKeyDigests.contains($0) } }.map(\.id).sorted()
         guard !exposed.isEmpty else { return nil }
         return "refusing to listen on \(host) with the example admin keys of tenant(s) \(exposed.joined(separator: ", ")), "
-            + "which the README publishes: give them keys of your own (roomkeeper tenants hash-key), listen on 127.0.0.1, "
+            + "which the README publishes: give them keys of your own (roomkeeper tenants hash-key, the key on standard input), listen on 127.0.0.1, "
             + "or set ROOMKEEPER_DEMO=1 for a demo nobody else can reach"
     }
 }
