@@ -4,7 +4,7 @@ import HTTPTypes
 import RoomCore
 import Synchronization
 
-/// NetEase Yunxin's nimserver as its server API documentation describes it (the README's "Vendor providers"): form bodies,
+/// NetEase Yunxin's nimserver as its server API documentation describes it (docs/providers.md): form bodies,
 /// the CheckSum headers (valid 5 minutes), exact parameters per call,
 /// answers with `code` and the call's payload key.
 final class FakeNetEase: Sendable {

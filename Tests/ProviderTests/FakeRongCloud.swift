@@ -4,7 +4,7 @@ import HTTPTypes
 import RoomCore
 import Synchronization
 
-/// RongCloud's server API as its server API documentation describes it (the README's "Vendor providers"): form bodies with
+/// RongCloud's server API as its server API documentation describes it (docs/providers.md): form bodies with
 /// repeated keys, the Signature headers (seconds or milliseconds), HTTP 401
 /// on a bad signature, `{"code":200,…}` answers.
 final class FakeRongCloud: Sendable {

@@ -4,7 +4,7 @@ import HTTPTypes
 import RoomCore
 import Synchronization
 
-/// Tencent Cloud Live API 3.0 as its API 3.0 documentation describes it (the README's "Vendor providers"): JSON bodies,
+/// Tencent Cloud Live API 3.0 as its API 3.0 documentation describes it (docs/providers.md): JSON bodies,
 /// TC3-HMAC-SHA256 recomputed here from the request as received, answers in
 /// `{"Response":{…}}`.
 final class FakeTencent: Sendable {

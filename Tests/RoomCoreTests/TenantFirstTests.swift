@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// #17, item 5: every statement on a tenant's table names one tenant, so a
-/// PostgreSQL sharded by tenant (Citus, README "How Roomkeeper grows") routes
+/// PostgreSQL sharded by tenant (Citus, docs/growth.md) routes
 /// it to one shard. The few that span tenants on purpose (the sweeper, the
 /// outbox claim, retention, /metrics, the local IM hub's own bookkeeping) say
 /// so in a `-- cross-tenant:` (or `/* cross-tenant: */`) comment, which the

@@ -4,7 +4,7 @@ import Testing
 
 /// The one failure classifier and the two wires that render it (#28, item 6),
 /// without I/O: each error type lands in one `Failure`, and each wire answers
-/// it with the codes the shipped apps read (the README's wire tables).
+/// it with the codes the shipped apps read (the wire tables of docs/plugins.md).
 @Suite struct WireProtocolTests {
     struct Strange: Error {}
 
