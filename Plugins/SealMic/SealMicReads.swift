@@ -78,18 +78,33 @@ struct SealMicReads {
 
     private func members(_ room: Room, seated: Set<AccountID>) async throws -> [Member] {
         try await call.rooms.members(room).filter { $0.status == .joined }.map { member in
-            let role: Role = member.accid == room.owner ? .host : seated.contains(member.accid) ? .onMic : .listener
-            return Member(userId: member.accid, joinDt: member.joinedAt.epochMilliseconds, role: role.rawValue)
+            Member(userId: member.accid, joinDt: member.joinedAt.epochMilliseconds, role: role(of: member.accid, in: room, seated: seated).rawValue)
         }
     }
+
+    private func role(of account: AccountID, in room: Room, seated: Set<AccountID>) -> Role {
+        account == room.owner ? .host : seated.contains(account) ? .onMic : .listener
+    }
+
+    /// Audiences a room's detail (and a join's answer) lists at most: the
+    /// newest, oldest first among them, with the host and every seat's holder; `memCount`
+    /// still counts them all, and `/room/member/list` lists them all. Why:
+    /// 2,000 members joining one room were each sent every member before
+    /// them, 2 million entries in all; with them figure 7 got 200 joins/s,
+    /// without the list 664 (ops/bench, #41).
+    static let audienceLimit = 200
 
     /// The positions read once for both their list and the members' roles.
     func detail(_ room: Room) async throws -> Detail {
         let positions = try await positions(room)
-        let members = try await members(room, seated: Set(positions.compactMap(\.holder)))
+        let seated = positions.compactMap(\.holder)
+        let (newest, joinedCount) = try await call.rooms.joinedMembers(room, newest: Self.audienceLimit, always: seated + [room.owner])
+        let members = newest.sorted { ($0.joinedAt, $0.accid) < ($1.joinedAt, $1.accid) }.map { member in
+            Member(userId: member.accid, joinDt: member.joinedAt.epochMilliseconds, role: role(of: member.accid, in: room, seated: Set(seated)).rawValue)
+        }
         let joined = Dictionary(members.map { ($0.userId, $0.joinDt) }, uniquingKeysWith: { first, _ in first })
         return Detail(
-            summary: Summary(room, memberCount: members.count),
+            summary: Summary(room, memberCount: joinedCount),
             micPositions: positions.map { position in
                 Position(userId: position.holder, joinDt: position.holder.flatMap { joined[$0] },
                          role: position.holder == nil ? 0 : Role.onMic.rawValue, state: position.state, position: position.position,

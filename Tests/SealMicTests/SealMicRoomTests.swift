@@ -221,4 +221,44 @@ import Testing
             #expect(result(try await client.call("/room/detail", ["roomId": .string(roomID)], as: guest.token))?["bgId"] == .number(3))
         }
     }
+
+    /// #41: a crowded room's detail (and every join's answer) lists the
+    /// newest 200 audiences with the host and the seats' holders, and counts
+    /// them all: 2,000 joins into one room were sent 2 million entries.
+    @Test func aCrowdedRoomsDetailListsTheNewestAudiencesAndCountsThemAll() async throws {
+        let fixture = try await SealMicFixture(table: "[plugins.sealmic]\njoinRequiresIM = false\ncapacity = 1000\n")
+        try await fixture.server.live { http in
+            let client = SealMicClient(http: http, base: fixture.base())
+            let host = try await client.login()
+            let roomID = try await client.createRoom(host)
+            let seated = try await client.login()
+            #expect(errCode(try await client.call("/room/join", ["roomId": .string(roomID)], as: seated.token)) == 0)
+            #expect(errCode(try await client.call("/room/mic/join", ["roomId": .string(roomID), "targetPosition": 1], as: seated.token)) == 0)
+            // 250 members joined after them (as rows: the answer is the point here).
+            try await fixture.server.database.query("""
+                WITH added AS (
+                    INSERT INTO room_members (tenant_id, room_id, accid, role, status, joined_at, updated_at)
+                    SELECT \(fixture.server.id(0)), \(Int64(roomID)!), 'crowd' || n, 'listener', 'joined',
+                           \(fixture.server.clock.now()) + n * interval '1 second', now()
+                    FROM generate_series(1, 250) n RETURNING 1)
+                UPDATE rooms SET joined_count = joined_count + (SELECT count(*) FROM added)
+                WHERE tenant_id = \(fixture.server.id(0)) AND room_id = \(Int64(roomID)!)
+                """)
+            (fixture.server.clock as! ManualClock).advance(by: 1_000)
+            let latest = try await client.login()
+            let joined = try #require(result(try await client.call("/room/join", ["roomId": .string(roomID)], as: latest.token)))
+            guard case .array(let audiences)? = joined["audiences"] else { Issue.record("audiences"); return }
+            let ids = audiences.compactMap { $0["userId"]?.string }
+            #expect(joined["memCount"] == .number(253), "every joined member counted: \(joined["memCount"] ?? .null)")
+            #expect(ids.count == 202, "the newest 200, the host and the seat's holder: \(ids.count)")
+            #expect(Set(ids.prefix(2)) == [host.userId, seated.userId] && ids.last == latest.userId,
+                    "oldest first among them: \(ids.prefix(3)) … \(ids.suffix(1))")
+            #expect(!ids.contains("crowd51") && ids.contains("crowd52"), "the newest 200 are the newcomer and crowd52-250: the 51 oldest of the crowd are left out")
+            #expect(joined.positions.first { $0.0 == 1 }?.2 == seated.userId)
+            guard case .array(let all)? = result(try await client.call("/room/member/list", ["roomId": .string(roomID)], as: latest.token)) else {
+                Issue.record("member list"); return
+            }
+            #expect(all.count == 253, "the member list lists them all: \(all.count)")
+        }
+    }
 }

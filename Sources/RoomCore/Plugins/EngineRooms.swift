@@ -31,6 +31,11 @@ struct EngineRooms: PluginRooms {
         return try await engine.store.members(tenant.id, room.id)
     }
 
+    func joinedMembers(_ room: Room, newest: Int, always: [AccountID]) async throws -> (members: [RoomMember], joined: Int) {
+        guard room.tenantID == tenant.id, room.pluginID == pluginID else { return ([], 0) }
+        return try await engine.store.joinedMembers(tenant.id, room.id, newest: newest, always: always)
+    }
+
     func stream(_ name: String) async throws -> (live: Bool, at: Date)? {
         try await ProviderStateStore(database: engine.database).stream(tenant.id, name)
     }

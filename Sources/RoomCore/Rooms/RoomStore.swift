@@ -91,6 +91,31 @@ public struct RoomStore: Sendable {
         return members
     }
 
+    /// The newest `newest` joined members and those of `always` that are
+    /// joined, newest first, with the room's joined count, in one statement.
+    public func joinedMembers(_ tenantID: TenantID, _ roomID: RoomID, newest: Int, always: [AccountID]) async throws
+        -> (members: [RoomMember], joined: Int) {
+        let rows = try await database.query("""
+            SELECT m.accid, m.role, m.joined_at, (SELECT joined_count FROM rooms WHERE tenant_id = \(tenantID) AND room_id = \(roomID))
+            FROM (
+                (SELECT accid, role, joined_at FROM room_members
+                 WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND status = 'joined'
+                 ORDER BY joined_at DESC, accid LIMIT \(max(0, newest)))
+                UNION
+                (SELECT accid, role, joined_at FROM room_members
+                 WHERE tenant_id = \(tenantID) AND room_id = \(roomID) AND status = 'joined' AND accid = ANY(\(always)::text[]))
+            ) m
+            ORDER BY m.joined_at DESC, m.accid
+            """)
+        var members: [RoomMember] = []
+        var joined = 0
+        for (accid, role, joinedAt, count) in try rows.decode((String, String, Date, Int?).self) {
+            members.append(RoomMember(accid: accid, role: role, status: .joined, joinedAt: joinedAt))
+            joined = count ?? 0
+        }
+        return (members, joined)
+    }
+
     public func events(_ tenantID: TenantID, _ roomID: RoomID) async throws -> [RoomEvent] {
         let rows = try await database.query("""
             SELECT event_id, at, kind, actor, detail::text FROM room_events

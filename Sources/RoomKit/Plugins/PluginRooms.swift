@@ -21,6 +21,12 @@ public protocol PluginRooms: Sendable {
     /// The room's members (joined, left, banned) as last committed.
     func members(_ room: Room) async throws -> [RoomMember]
 
+    /// The room's joined members, newest first, at most `newest` of them,
+    /// and also each of `always` that is joined (a seat's holder), with how
+    /// many are joined in all: what an answer about a crowded room shows
+    /// without reading (and sending) every member each time (#41).
+    func joinedMembers(_ room: Room, newest: Int, always: [AccountID]) async throws -> (members: [RoomMember], joined: Int)
+
     /// What the tenant's live provider last reported of a stream (its
     /// verified callbacks), or nil.
     func stream(_ name: String) async throws -> (live: Bool, at: Date)?
