@@ -227,7 +227,18 @@ public final class LocalIMHub: Service, Sendable {
 
     private func deliver(_ event: ChatroomEvent) async throws {
         var event = event
-        if event.payload == nil { event = try await fetch(event) ?? event }
+        if event.payload == nil {
+            // Nobody here is in the chatroom: nothing to read it for (a
+            // hot room's joins notify one event each, #41).
+            let listened = sessions.withLock { sessions in
+                sessions.values.contains { $0.tenantID == event.tenantID && $0.chatrooms.contains(event.chatroom) }
+            }
+            guard listened else {
+                _ = recent.withLock { $0.insert(event.id) }
+                return
+            }
+            event = try await fetch(event) ?? event
+        }
         guard event.payload != nil else { return }
         guard recent.withLock({ $0.insert(event.id) }) else { return }
         let frame = event.frame
