@@ -84,7 +84,8 @@ import Testing
     @Test func eachPluginsStatementsAreInItsOneStore() throws {
         let manager = FileManager.default
         let plugins = try manager.contentsOfDirectory(at: Self.pluginsDirectory, includingPropertiesForKeys: nil).filter(\.hasDirectoryPath)
-        #expect(plugins.count == 5, "every plugin's directory was read (\(plugins.map(\.lastPathComponent)))")
+        // As many directories as the build registers plugins: a sixth plugin needs no edit here.
+        #expect(plugins.count == Build.plugins.plugins.count, "every plugin's directory was read (\(plugins.map(\.lastPathComponent)))")
         for plugin in plugins {
             let files = try manager.contentsOfDirectory(at: plugin, includingPropertiesForKeys: nil).filter { $0.pathExtension == "swift" }
             let stores = files.map(\.lastPathComponent).filter { $0.hasSuffix("Store.swift") }
@@ -102,7 +103,7 @@ import Testing
         let manifest = try String(contentsOf: Self.pluginsDirectory.deletingLastPathComponent().appendingPathComponent("Package.swift"), encoding: .utf8)
         let target = try Regex(#"\.target\(\s*name: "(\w+)",\s*dependencies: \[([^\]]*)\],\s*path: "Plugins/"#)
         let plugins = manifest.matches(of: target).map { ($0.output[1].substring.map(String.init) ?? "", $0.output[2].substring.map(String.init) ?? "") }
-        #expect(plugins.count == 5, "every plugin target was found (\(plugins.map(\.0)))")
+        #expect(plugins.count == Build.plugins.plugins.count, "every plugin target was found (\(plugins.map(\.0)))")
         for (name, dependencies) in plugins {
             #expect(dependencies.contains("\"RoomKit\""), "\(name) depends on RoomKit")
             #expect(!dependencies.contains("RoomCore") && !dependencies.contains("postgres-nio"), "\(name) depends on the engine: \(dependencies)")
