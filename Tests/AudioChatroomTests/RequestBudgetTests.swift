@@ -95,6 +95,7 @@ import Testing
             #expect((limits["instances"]?.int64 ?? 0) >= 1)
             #expect(limits["usage"]?["accounts"] == .number(1) && limits["usage"]?["openRooms"] == .number(0))
             #expect(limits["quotas"]?.arrayValue?.first?["plugin"]?.string == "audio-chatroom")
+            #expect(limits["maxAccounts"] == nil, "no accounts quota: the field is absent, as the contract says")
             let other = try await http.get("/admin/v1/tenants/\(tenant)/limits", key: fixture.server.key(1))
             #expect(other.status == .forbidden, "another tenant's key")
         }

@@ -31,7 +31,10 @@ extension Failure {
         case .outcomeUnknown(let detail):
             logger.warning("a write's outcome is unknown", metadata: ["error": "\(detail)", "path": "\(path)"])
         case .databaseUnavailable(let detail):
-            logger.warning("database unavailable", metadata: ["error": "\(detail)", "path": "\(path)"])
+            // The detail names the cause: PostgreSQL away, or a busy share
+            // (`ServiceBusy`: the tenant's password checks), which the log
+            // once called "database unavailable" too.
+            logger.warning("unavailable for a moment; told to try again", metadata: ["error": "\(detail)", "path": "\(path)"])
         case .internal(let detail):
             logger.error("request failed", metadata: ["error": "\(detail)", "path": "\(path)"])
         }

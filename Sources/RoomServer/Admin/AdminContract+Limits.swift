@@ -46,7 +46,7 @@ extension AdminContract {
       },
       "TenantLimits": {
         "type": "object",
-        "required": ["tenant", "instances", "budgets", "perInstance", "quotas", "maxAccounts", "usage"],
+        "required": ["tenant", "instances", "budgets", "perInstance", "quotas", "usage"],
         "additionalProperties": false,
         "properties": {
           "tenant": {"type": "string"},
@@ -66,7 +66,7 @@ extension AdminContract {
               }
             }
           },
-          "maxAccounts": {"type": ["integer", "null"], "minimum": 1, "description": "accounts the tenant may hold; null: no quota"},
+          "maxAccounts": {"type": ["integer", "null"], "minimum": 1, "description": "accounts the tenant may hold; absent: no quota"},
           "usage": {
             "type": "object",
             "required": ["openRooms", "accounts", "sockets"],
