@@ -28,7 +28,7 @@ struct RoomWrites {
                        roomkeeper_banned(\(tenantID), \(account), \(roomID), \(now))
                 """, logger: logger).collect()
             if let (stored, banned) = try members.decode((String?, Bool).self).first {
-                status = banned ? .banned : stored.flatMap(MemberStatus.init(rawValue:)).map { $0 == .banned ? .left : $0 }
+                status = Self.memberStatus(stored: stored, banned: banned)
             }
         }
         return RoomLifecycle.Snapshot(room: room, joinedCount: joinedCount, memberStatus: status)
@@ -94,6 +94,12 @@ struct RoomWrites {
         if let limit = policy.maxRoomsPerOwner, owned >= limit { throw RoomError.tooManyRoomsForOwner(limit: limit) }
     }
 
+    /// Banned is what `roomkeeper_banned` says now (#29), whatever the
+    /// membership row says: a ban that ended lets the account back in.
+    private static func memberStatus(stored: String?, banned: Bool) -> MemberStatus? {
+        banned ? .banned : stored.flatMap(MemberStatus.init(rawValue:)).map { $0 == .banned ? .left : $0 }
+    }
+
     /// The room row locked for a batch of joins, each account's lock taken
     /// shared in the same statement (as `lockedRow` does for one); then, in
     /// a statement of its own (so it reads what the locks waited for), each
@@ -116,8 +122,7 @@ struct RoomWrites {
             """, logger: logger).collect()
         var statuses: [AccountID: MemberStatus] = [:]
         for (account, stored, banned) in try members.decode((String, String?, Bool).self) {
-            let status = banned ? .banned : stored.flatMap(MemberStatus.init(rawValue:)).map { $0 == .banned ? .left : $0 }
-            if let status { statuses[account] = status }
+            if let status = Self.memberStatus(stored: stored, banned: banned) { statuses[account] = status }
         }
         return (room, joinedCount, statuses)
     }
