@@ -72,9 +72,13 @@ import Testing
             #expect(try await fixture.count("SELECT count(*)::int FROM outbox WHERE tenant_id = ANY($1)") == 0)
             try await fixture.database.query("SELECT pg_notify(\(OutboxWakeFollower.channel), \(marker))")
             #expect(try await notifications.next()?.payload == marker, "the create and the dissolve queued nothing and woke nobody")
-            let busy = try await fixture.room(owner: "bob")
-            _ = try await fixture.engine.join(busy.id, account: "carol", in: fixture.tenant, pluginID: nil)
-            #expect(try await notifications.next()?.payload == "", "the join queued its chatroom message and woke the dispatchers")
+            let joined = try await fixture.room(owner: "bob")
+            _ = try await fixture.engine.join(joined.id, account: "carol", in: fixture.tenant, pluginID: nil)
+            #expect(try await fixture.count("SELECT count(*)::int FROM outbox WHERE tenant_id = ANY($1)") == 0, "the join's message was applied in its statement")
+            try await fixture.database.query("SELECT pg_notify(\(OutboxWakeFollower.channel), \(marker))")
+            #expect(try await notifications.next()?.payload == marker, "the join queued nothing and woke nobody")
+            try await fixture.queueJoinMessage(joined, from: "dave")
+            #expect(try await notifications.next()?.payload == "", "a statement that queued an entry woke the dispatchers")
         }
     }
 
@@ -127,8 +131,8 @@ import Testing
         let room = try await fixture.room(owner: "alice")
         let chatroom = try #require(room.imChatroomID)
         try await fixture.local().closeChatroom(chatroom, operator: "alice", notifyExt: nil)
-        _ = try await fixture.engine.join(room.id, account: "bob", in: fixture.tenant, pluginID: nil)
-        // The join's chatroom message goes to a chatroom that no longer exists: not worth retrying.
+        try await fixture.queueJoinMessage(room, from: "bob")
+        // The chatroom message goes to a chatroom that no longer exists: not worth retrying.
         #expect(try await fixture.dispatcher(providers(fixture)).dispatchOnce() == 1)
         let entry = try #require(try await OutboxStore(database: fixture.database).list(fixture.tenant.id, status: nil, before: nil, limit: 1).first)
         #expect(entry.status == .dead && entry.attempts == 1)
@@ -141,7 +145,7 @@ import Testing
         let fixture = try await EngineFixture()
         let room = try await fixture.room(owner: "alice")
         for name in ["ann", "ben"] {
-            _ = try await fixture.engine.join(room.id, account: name, in: fixture.tenant, pluginID: nil)
+            try await fixture.queueJoinMessage(room, from: name)
         }
         let keys = Mutex<[Int64: [String]]>([:])
         struct KeyRecorder: OutboxDeliverer {
@@ -276,9 +280,9 @@ import Testing
         let fixture = try await EngineFixture()
         let room = try await fixture.room(owner: "alice"), other = try await fixture.room(owner: "bob")
         for name in ["ann", "ben", "cat"] {
-            _ = try await fixture.engine.join(room.id, account: name, in: fixture.tenant, pluginID: nil)
+            try await fixture.queueJoinMessage(room, from: name)
         }
-        _ = try await fixture.engine.join(other.id, account: "dan", in: fixture.tenant, pluginID: nil)
+        try await fixture.queueJoinMessage(other, from: "dan")
         let store = OutboxStore(database: fixture.database)
         let now = fixture.clock.now()
         let claimed = try await store.claimDue(now: now, lease: 20, limit: 10, tenants: fixture.tenants.ids)
@@ -290,7 +294,7 @@ import Testing
                 """)
         }
         let behind = try await due(room.id, at: now), otherDue = try await due(other.id, at: now)
-        #expect(behind >= 2, "the joins' entries wait behind the head (\(behind))")
+        #expect(behind >= 2, "the messages' entries wait behind the head (\(behind))")
         let retryAt = now.addingTimeInterval(60)
         try await store.markFailed(head, attempt: .init(at: now, statusCode: nil, latencyMS: 1, error: "down"), retryAt: retryAt)
         #expect(try await due(room.id, at: now) == 0, "they back off with their head")
@@ -302,7 +306,7 @@ import Testing
         let fixture = try await EngineFixture()
         let room = try await fixture.room(owner: "alice")
         for name in ["ann", "ben", "cat"] {
-            _ = try await fixture.engine.join(room.id, account: name, in: fixture.tenant, pluginID: nil)
+            try await fixture.queueJoinMessage(room, from: name)
         }
         let flaky = FlakyDeliverer(failures: 1, next: providers(fixture))
         let dispatcher = fixture.dispatcher(flaky)

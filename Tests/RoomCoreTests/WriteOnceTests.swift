@@ -52,7 +52,7 @@ import Testing
 
     /// A local chatroom closes in its room's close statement when nothing of
     /// the room waits in its IM lane: at once, with its `closed` event, and
-    /// no outbox entry. When a join's chatroom message still waits, the close
+    /// no outbox entry. When a chatroom message still waits, the close
     /// is queued behind it (closed first, the message would go dead against
     /// a closed chatroom) and the dispatcher delivers the message, then the close.
     @Test func aLocalChatroomClosesWithItsRoomUnlessEffectsWaitBeforeIt() async throws {
@@ -63,10 +63,10 @@ import Testing
         #expect(try await fixture.local().isOpen(String(quiet.id)) == false, "closed with the room")
 
         let busy = try await fixture.room(owner: "carol")
-        _ = try await fixture.engine.join(busy.id, account: "dave", in: fixture.tenant, pluginID: nil)
+        try await fixture.queueJoinMessage(busy, from: "dave")
         _ = try await fixture.engine.dissolve(busy.id, by: .account("carol"), in: fixture.tenant, pluginID: nil)
         #expect(try await fixture.chatroomCloses(busy.id) == .init(queued: 1, closedInStatement: 0))
-        #expect(try await fixture.local().isOpen(String(busy.id)) == true, "open until the join's message is delivered")
+        #expect(try await fixture.local().isOpen(String(busy.id)) == true, "open until the waiting message is delivered")
         let directory = fixture.tenants.directory
         let dispatcher = fixture.dispatcher(ProviderOutboxDeliverer(tenants: { directory[$0] }))
         while try await dispatcher.dispatchOnce() > 0 {}

@@ -36,8 +36,10 @@ import Testing
                 try await Task.sleep(for: .milliseconds(500))
                 let created = try await http.form("/t/\(tenant)/test-rooms/room/create", "sid=alice&name=woken")
                 let roomID = try #require(data(created)?["roomId"]?.int64)
-                // The join queues the test plugin's chatroom message.
+                // The kick queues bob's removal from the chatroom (the join's
+                // message is applied by the join's own statement).
                 #expect(data(try await http.form("/t/\(tenant)/test-rooms/room/join", "sid=bob&roomId=\(roomID)")) != nil)
+                #expect(data(try await http.form("/t/\(tenant)/test-rooms/room/kick", "sid=alice&roomId=\(roomID)&account=bob")) != nil)
                 let started = ContinuousClock.now
                 var left = try await Self.pending(fixture, tenant: tenant)
                 while left > 0, ContinuousClock.now - started < .seconds(5) {
@@ -48,7 +50,7 @@ import Testing
                 let delivered = try await fixture.database.query("""
                     SELECT count(*)::int FROM outbox WHERE tenant_id = \(tenant) AND status = 'delivered' AND room_id = \(roomID)
                     """).decode(Int.self).first ?? 0
-                #expect(delivered >= 1, "the join's chatroom message went out (\(delivered))")
+                #expect(delivered >= 1, "the kick's chatroom removal went out (\(delivered))")
             }
         }
     }

@@ -37,6 +37,21 @@ public struct EngineFixture: Sendable {
             in: tenant, by: .account(owner))
     }
 
+    /// Queues the chatroom message the test plugin's join sends, as a write
+    /// that cannot apply it in its statement does (a vendor's IM, or entries
+    /// waiting before it): the dispatcher's tests need entries in a room's IM
+    /// lane, and a local tenant's joins no longer leave one (#41).
+    public func queueJoinMessage(_ room: Room, from account: AccountID, in tenant: Tenant? = nil) async throws {
+        let tenant = tenant ?? self.tenant
+        let chatroom = try room.imChatroomID ?? { throw RoomError.invalid(field: "room", reason: "has no IM chatroom") }()
+        let message = OutboxMessage.im(.chatroomMessage(chatroom: chatroom, from: account, type: "100", body: #"{"joined":"\#(account)"}"#, persist: false),
+                                       roomID: room.id)
+        let now = clock.now()
+        try await database.transaction { connection in
+            try await OutboxStore.enqueue([message], tenantID: tenant.id, webhooks: [], now: now, on: connection, logger: logger)
+        }
+    }
+
     public var sweeperConfiguration: ExpirySweeper.Configuration {
         var configuration = ExpirySweeper.Configuration()
         configuration.tenants = tenants.ids

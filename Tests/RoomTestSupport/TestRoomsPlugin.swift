@@ -62,7 +62,7 @@ public struct TestRoomsPlugin: RoomPlugin {
 
     public func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]? { [] }
 
-    /// Announces each arrival in the room's chatroom, through the outbox.
+    /// Announces each arrival in the room's chatroom (a local IM's in the join's statement, a vendor's through the outbox).
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         guard let chatroom = room.imChatroomID else { return [] }
         return [.im(.chatroomMessage(chatroom: chatroom, from: account, type: "100", body: #"{"joined":"\#(account)"}"#, persist: false), roomID: room.id)]

@@ -29,7 +29,7 @@ extension RoomEngine {
     /// hooks and queues every side effect in one more.
     func joinBatch(_ requests: [RoomJoinQueue.Request], roomID: RoomID, in tenant: Tenant) async throws -> [RoomJoinQueue.Outcome] {
         let now = clock.now()
-        let (outcomes, written): ([RoomJoinQueue.Outcome], (room: Room, joins: Int)?) =
+        let (outcomes, written): ([RoomJoinQueue.Outcome], (room: Room, joins: Int, applied: ChatroomEffectsInStatement?)?) =
             try await writeQueue.run(.init(tenant: tenant.id, room: roomID), on: database) { connection in
                 let writes = writes(on: connection)
                 guard let locked = try await writes.lockForJoins(tenant.id, roomID, accounts: requests.map(\.account), now: now) else {
@@ -71,10 +71,13 @@ extension RoomEngine {
                     let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: .account(join.account), logger: database.logger)
                     effects += try await plugin.joined(join.account, join.before, parts)
                 }
-                try await writes.enqueue(effects, tenantID: tenant.id, now: now)
-                return (outcomes, (room, admitted.count))
+                let applied = try await writes.enqueue(effects, on: room, chatrooms: tenant.chatroomsInRoomDatabase, now: now)
+                return (outcomes, (room, admitted.count, applied))
             }
-        if let written { committed([RoomCommitted("joined", Array(repeating: written.room, count: written.joins))]) }
+        if let written {
+            written.applied?.countApplied()
+            committed([RoomCommitted("joined", Array(repeating: written.room, count: written.joins))])
+        }
         return outcomes
     }
 }

@@ -238,4 +238,32 @@ struct RoomWrites {
     func enqueue(_ messages: [OutboxMessage], tenantID: TenantID, now: Date) async throws {
         try await OutboxStore.enqueue(messages, tenantID: tenantID, webhooks: webhooks(tenantID), now: now, on: connection, logger: logger)
     }
+
+    /// Queues `room`'s side effects, its chatroom's applied by this statement
+    /// when `chatrooms` keeps them in this database and nothing of the room
+    /// waits in its IM lane (as a seat move's are, `ChatroomEffectsInStatement`).
+    /// Why for joins: ops/bench figure 7 queued one chatroom message a join,
+    /// each delivered by its own claim, write and mark, and the claims scanned
+    /// the room's whole backlog: 370 joins/s, 590 with the messages applied here.
+    /// Returns the effects applied here, to count once the transaction commits.
+    func enqueue(_ messages: [OutboxMessage], on room: Room, chatrooms: (any ChatroomsInRoomDatabase)?, now: Date) async throws
+        -> ChatroomEffectsInStatement? {
+        var rest = messages
+        guard let inStatement = ChatroomEffectsInStatement.take(from: &rest, room: room, chatrooms: chatrooms, now: now) else {
+            try await enqueue(messages, tenantID: room.tenantID, now: now)
+            return nil
+        }
+        var outbox = OutboxRows()
+        outbox.add(rest, tenantID: room.tenantID, webhooks: webhooks(room.tenantID), now: now)
+        let rows = try await connection.run("""
+            WITH go AS (SELECT 1), timeline AS (
+                \(timelineInsert: outbox, at: now, onlyIf: "go")
+            ), queued AS (
+                \(outboxInsert: outbox, at: now, onlyIf: "go")
+            )\(chatroomEffects: inStatement, onlyIf: "go", at: now)
+            SELECT 1\(chatroomEffectsApplied: inStatement)
+            """, logger: logger).collect()
+        let applied = try rows.decode((Int, Int).self).first?.1 ?? 0
+        return applied > 0 ? inStatement : nil
+    }
 }
