@@ -59,10 +59,23 @@ public struct OutboxStore: Sendable {
                 LIMIT \(limit)
                 FOR UPDATE SKIP LOCKED
             )
-            UPDATE outbox o SET attempts = o.attempts + 1, next_attempt_at = \(now.addingTimeInterval(lease)),
-                                claimed_until = \(now.addingTimeInterval(lease))
-            FROM due WHERE o.tenant_id = due.tenant_id AND o.outbox_id = due.outbox_id
-            RETURNING \(unescaped: Self.columns.split(separator: ",").map { "o." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+            , claimed AS (
+                UPDATE outbox o SET attempts = o.attempts + 1, next_attempt_at = \(now.addingTimeInterval(lease)),
+                                    claimed_until = \(now.addingTimeInterval(lease))
+                FROM due WHERE o.tenant_id = due.tenant_id AND o.outbox_id = due.outbox_id
+                RETURNING o.*
+            ), parked AS (
+                -- The entries behind a claimed head wait for it (its delivery
+                -- makes the next one due, `record`), or for its lease if its
+                -- dispatcher dies: due, they were read and passed over by
+                -- every claim of every tenant (a hot room's 2,000 join
+                -- messages: 4.4 ms a claim, ops/bench figure 7).
+                UPDATE outbox b SET next_attempt_at = c.claimed_until
+                FROM claimed c
+                WHERE b.tenant_id = c.tenant_id AND b.room_id = c.room_id AND b.lane = c.lane
+                  AND b.status = 'pending' AND b.outbox_id > c.outbox_id AND b.next_attempt_at < c.claimed_until
+            )
+            SELECT \(unescaped: Self.columns) FROM claimed
             """)
         return try Self.decodeAll(rows)
     }
@@ -132,6 +145,17 @@ public struct OutboxStore: Sendable {
                 WHERE \(retryAt)::timestamptz IS NOT NULL
                   AND b.tenant_id = done.tenant_id AND b.room_id = done.room_id AND b.lane = done.lane
                   AND b.status = 'pending' AND b.outbox_id > done.outbox_id AND b.next_attempt_at < \(retryAt)
+            ), next AS (
+                -- Delivered or dead: the lane's next entry, which waited for
+                -- this one in flight (`claimDue`), is due now.
+                UPDATE outbox n SET next_attempt_at = \(attempt.at)
+                FROM (SELECT b.tenant_id, b.outbox_id FROM outbox b, done
+                      WHERE \(retryAt)::timestamptz IS NULL
+                        AND b.tenant_id = done.tenant_id AND b.room_id = done.room_id AND b.lane = done.lane
+                        AND b.status = 'pending' AND b.outbox_id > done.outbox_id
+                      ORDER BY b.outbox_id LIMIT 1) x
+                WHERE n.tenant_id = x.tenant_id AND n.outbox_id = x.outbox_id AND n.next_attempt_at > \(attempt.at)
+                  AND (n.claimed_until IS NULL OR n.claimed_until <= \(attempt.at))
             )
             INSERT INTO outbox_attempts (tenant_id, outbox_id, attempt, at, outcome, status_code, latency_ms, error)
             SELECT tenant_id, outbox_id, attempts, \(attempt.at), \(outcome.rawValue), \(attempt.statusCode), \(attempt.latencyMS), \(attempt.error) FROM done
