@@ -104,6 +104,11 @@ let package = Package(
             path: "Plugins/LiveQuiz"
         ),
         .target(
+            name: "OneToOneCall",
+            dependencies: ["RoomKit"],
+            path: "Plugins/OneToOneCall"
+        ),
+        .target(
             name: "HeadsetLive",
             dependencies: ["RoomKit"],
             path: "Plugins/HeadsetLive"
@@ -133,7 +138,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .target(name: "RoomkeeperBuild", dependencies: ["RoomCore", "RoomProviders", "AudioChatroom", "SealMic", "MusicLesson", "LiveQuiz", "HeadsetLive"]),
+        .target(name: "RoomkeeperBuild", dependencies: ["RoomCore", "RoomProviders", "AudioChatroom", "SealMic", "MusicLesson", "LiveQuiz", "HeadsetLive", "OneToOneCall"]),
         .executableTarget(
             name: "roomkeeper",
             dependencies: [
@@ -203,6 +208,13 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "OneToOneCallTests",
+            dependencies: [
+                "OneToOneCall", "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(

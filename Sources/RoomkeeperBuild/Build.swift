@@ -2,6 +2,7 @@ import AudioChatroom
 import HeadsetLive
 import LiveQuiz
 import MusicLesson
+import OneToOneCall
 import RoomCore
 import RoomProviders
 import SealMic
@@ -12,7 +13,7 @@ public enum Build {
     /// Every scenario plugin this build serves.
     public static let plugins = PluginRegistry([
         AnyRoomPlugin(AudioChatroomPlugin()), AnyRoomPlugin(SealMicPlugin()), AnyRoomPlugin(MusicLessonPlugin()), AnyRoomPlugin(LiveQuizPlugin()),
-        AnyRoomPlugin(HeadsetLivePlugin()),
+        AnyRoomPlugin(HeadsetLivePlugin()), AnyRoomPlugin(OneToOneCallPlugin()),
     ])
 
     /// Schema folders of the providers, applied after core and before the plugins'.
