@@ -15,9 +15,6 @@ struct CallStore {
     /// The call's row and its two parties, in one statement; returns the
     /// accounts that got a place (one already in a live call does not).
     func ring(_ call: Call, at now: Date) async throws -> Set<AccountID> {
-        // The parties' insert comes last, so the answer is what it returned:
-        // the scope check reads the word after FROM as a table, and a CTE's
-        // name is not one of the plugin's.
         let rows = try await tables.query("""
             WITH calls AS (
                 INSERT INTO one_to_one_calls (tenant_id, room_id, caller, callee, rung_at)

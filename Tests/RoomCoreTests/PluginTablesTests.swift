@@ -112,5 +112,31 @@ import Testing
         #expect(TableScope.tableRefusal("SELECT 1 FROM quiz_players p JOIN rooms r ON true", own: own) != nil)
         #expect(TableScope.tableRefusal("WITH x AS (SELECT 1) INSERT INTO outbox SELECT 1", own: own) != nil)
         #expect(TableScope.tableRefusal("SELECT 1 FROM (SELECT 1 FROM room_members) m", own: own) != nil)
+        // A statement's own parts are read by their names: not tables.
+        #expect(TableScope.tableRefusal("WITH p AS (INSERT INTO quiz_players SELECT 1 RETURNING a), q AS (SELECT 2) SELECT a FROM p JOIN q ON true",
+                                        own: own) == nil)
+        #expect(TableScope.tableRefusal("WITH p AS (SELECT 1) SELECT 1 FROM p JOIN sessions s ON true", own: own) != nil)
+    }
+
+    /// #42: the text check reads the word after FROM, so a comma join on an
+    /// engine table passed it; in the tests PostgreSQL's plan of every
+    /// distinct plugin statement is read too (`PlanScope`), and it names
+    /// `sessions`.
+    @Test func aCommaJoinOnAnEngineTableIsRefusedByItsPlan() async throws {
+        let fixture = try await EngineFixture()
+        #expect(PlanScope.isChecking, "the tests check plans")
+        try await Self.withTable(fixture) { table in
+            let call = Self.call(fixture, tenant: fixture.tenant, tables: [table])
+            var planted = TableQuery.StringInterpolation(literalCapacity: 80, interpolationCount: 1)
+            planted.appendLiteral("SELECT m.k FROM \(table) m, sessions s WHERE m.tenant_id = ")
+            planted.appendInterpolation(.tenant)
+            #expect(TableScope.tableRefusal("SELECT m.k FROM \(table) m, sessions s", own: [table]) == nil, "the text check misses it")
+            await #expect(throws: TableStatementRefused.self) { try await call.tables.query(TableQuery(stringInterpolation: planted)) }
+            var own = TableQuery.StringInterpolation(literalCapacity: 80, interpolationCount: 1)
+            own.appendLiteral("SELECT m.k FROM \(table) m, \(table) n WHERE m.tenant_id = ")
+            own.appendInterpolation(.tenant)
+            let rows = try await call.tables.query(TableQuery(stringInterpolation: own))
+            #expect(rows.isEmpty, "its own tables, joined so, are its own")
+        }
     }
 }

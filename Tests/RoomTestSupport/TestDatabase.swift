@@ -22,8 +22,11 @@ public enum TestDatabase {
         return database
     }
 
+    /// Also turns on the plan check of plugin statements (`PlanScope`): in
+    /// the tests, PostgreSQL itself says which tables each one touches.
     public static func shared() async throws -> Database {
-        try await setUp.value
+        PlanScope.turnOn()
+        return try await setUp.value
     }
 
     public static var schemaRoot: URL {

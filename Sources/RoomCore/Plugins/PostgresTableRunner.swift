@@ -29,12 +29,23 @@ struct PostgresTableRunner: PluginTableRunner {
 
     func run(_ query: TableQuery) async throws -> [TableRow] {
         let statement = try postgresQuery(query)
-        let rows: [PostgresRow]
-        switch target {
-        case .pool(let database): rows = try await database.query(statement)
-        case .transaction(let connection): rows = try await connection.value.run(statement, logger: logger).collect()
+        if PlanScope.isChecking, PlanScope.firstTime(query.sql, own: scope.own) {
+            var explain = statement
+            explain.sql = "EXPLAIN (FORMAT JSON) " + statement.sql
+            let plan = try await rows(explain).first?.first?.bytes.map { String(buffer: $0) } ?? ""
+            if let refusal = PlanScope.refusal(plan: plan, own: scope.own) {
+                logger.error("plugin statement refused", metadata: ["reason": "\(refusal)"])
+                throw TableStatementRefused(reason: refusal)
+            }
         }
-        return try rows.map(Self.tableRow)
+        return try await rows(statement).map(Self.tableRow)
+    }
+
+    private func rows(_ statement: PostgresQuery) async throws -> [PostgresRow] {
+        switch target {
+        case .pool(let database): try await database.query(statement)
+        case .transaction(let connection): try await connection.value.run(statement, logger: logger).collect()
+        }
     }
 
     /// The plugin's text with the tenant as `$1` and its values after it.

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Which tables a plugin's statement may name: its own (declared in
@@ -35,6 +36,7 @@ struct TableScope: Sendable {
     /// The names after FROM, JOIN, INTO, UPDATE (a function call such as
     /// `generate_series(…)` is not a table); writes go to the plugin's own.
     static func tableRefusal(_ sql: String, own: Set<String>) -> String? {
+        let ctes = commonTableExpressions(sql.lowercased())
         let words = sql.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "(") }).map(String.init)
         for (index, word) in words.enumerated() where index + 1 < words.count {
             guard ["from", "join", "into", "update"].contains(word) else { continue }
@@ -45,9 +47,22 @@ struct TableScope: Sendable {
             guard !next.contains("(") else { continue }  // a function, or a subquery's parenthesis
             let writes = word == "into" || word == "update" || (word == "from" && previous == "delete")
             if own.contains(next) { continue }
-            if !writes, sharedForReading.contains(next) { continue }
+            if !writes, sharedForReading.contains(next) || ctes.contains(next) { continue }
             return writes ? "it writes \(next), which is not one of the plugin's tables" : "it reads \(next), which is not one of the plugin's tables"
         }
         return nil
     }
+
+    /// The names a statement's WITH clause gives its parts: reading one is
+    /// reading what the statement itself computed (`WITH p AS (INSERT …
+    /// RETURNING …) SELECT … FROM p`), not a table.
+    static func commonTableExpressions(_ sql: String) -> Set<String> {
+        let range = NSRange(sql.startIndex..., in: sql)
+        return Set(cteName.matches(in: sql, range: range).compactMap { match in
+            Range(match.range(at: 1), in: sql).map { String(sql[$0]) }
+        })
+    }
+
+    private static let cteName = try! NSRegularExpression(
+        pattern: #"(?:\bwith\s+(?:recursive\s+)?|\)\s*,\s*)([a-z_][a-z0-9_]*)\s+as\s+(?:not\s+)?(?:materialized\s+)?\("#)
 }
