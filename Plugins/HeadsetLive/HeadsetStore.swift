@@ -98,16 +98,33 @@ struct HeadsetStore {
             """).decode((String, String, String, Date).self).first.map(LiveRow.init)
     }
 
-    /// A page of the room ids whose stream the provider reported live, latest
-    /// deadline (newest) first, and how many there are.
-    func streamingRooms(limit: Int, offset: Int) async throws -> (ids: [RoomID], total: Int) {
+    /// One listed live room, with what the engine says of its room.
+    struct ListedRow: Sendable {
+        let roomID: RoomID
+        let deviceID: String
+        let title: String
+        let stream: String
+        let owner: AccountID
+        let createdAt: Date
+        let expiresAt: Date
+    }
+
+    /// A page of the headsets' live sessions whose stream the provider
+    /// reported live and whose room `viewer` may enter now (live, not banned from: the engine's
+    /// `roomkeeper_enterable_room`), latest deadline (newest) first, and how
+    /// many there are: one statement, whatever the page holds.
+    func enterableStreamingRooms(viewer: AccountID, at now: Date, limit: Int, offset: Int) async throws
+        -> (listed: [ListedRow], total: Int) {
         let rows = try await tables.query("""
-            SELECT h.room_id, count(*) OVER ()::int FROM headset_rooms h
+            SELECT h.room_id, h.device_id, h.title, h.stream, r.owner, r.created_at, r.expires_at, count(*) OVER ()::int
+            FROM headset_rooms h
             JOIN live_streams s ON s.tenant_id = h.tenant_id AND s.stream = h.stream AND s.live
+            JOIN roomkeeper_enterable_room(h.tenant_id, h.room_id, \(viewer), \(now)) r ON true
             WHERE h.tenant_id = \(.tenant) AND h.active
             ORDER BY h.deadline DESC, h.room_id DESC LIMIT \(limit) OFFSET \(offset)
-            """).decode((Int64, Int).self)
-        return (rows.map(\.0), rows.first?.1 ?? 0)
+            """).decode((Int64, String, String, String, String, Date, Date, Int).self)
+        return (rows.map { ListedRow(roomID: $0.0, deviceID: $0.1, title: $0.2, stream: $0.3, owner: $0.4, createdAt: $0.5, expiresAt: $0.6) },
+                rows.first?.7 ?? 0)
     }
 
     // MARK: intercom

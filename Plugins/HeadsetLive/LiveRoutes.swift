@@ -110,21 +110,16 @@ enum LiveRoutes {
             let viewer = try await NetEase.account(call)
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
-            // The plugin's own rows say which room streams; the engine says which is live.
-            let (ids, total) = try await HeadsetStore(tables: call.tables).streamingRooms(limit: limit, offset: offset)
+            // The plugin's rows say which room streams; the engine's read says
+            // which this viewer may enter (live, not banned from it: #41), so a
+            // room hidden from it is neither listed with its signed pull URL
+            // nor counted. One statement.
+            let (listed, total) = try await HeadsetStore(tables: call.tables)
+                .enterableStreamingRooms(viewer: viewer.accid, at: call.now(), limit: limit, offset: offset)
             var list: [Listed] = []
-            for roomID in ids {
-                // The viewer's way in, as /live/query's: a room it is banned
-                // from is not listed with its signed pull URL (#41).
-                let room: Room
-                do {
-                    room = try await call.rooms.enter(roomID, as: viewer.accid)
-                } catch is RoomError {
-                    continue
-                }
-                guard let live = try await liveRoom(room, call) else { continue }
-                let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: room.expiresAt)
-                list.append(Listed(roomId: roomID, title: live.title, deviceId: live.deviceID, creator: room.owner, liveStatus: 1,
+            for room in listed {
+                let pull = try await call.tenant.live.pullURLs(stream: room.stream, expiresAt: room.expiresAt)
+                list.append(Listed(roomId: room.roomID, title: room.title, deviceId: room.deviceID, creator: room.owner, liveStatus: 1,
                                    rtmpPullUrl: pull.rtmp, createTime: room.createdAt.epochMilliseconds))
             }
             return Listing(total: total, list: list)

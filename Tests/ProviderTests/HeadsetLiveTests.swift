@@ -78,8 +78,10 @@ import Testing
                 let accid = try #require(data(try await http.form("\(base)/user/get", "sid=\(banned.sid)"))?["accid"]?.string)
                 let ban = try await http.post("/admin/v1/tenants/\(fixture.id(0))/rooms/\(roomID)/bans", key: fixture.operatorKey, json: #"{"account":"\#(accid)"}"#)
                 #expect(ban.status == .created, "\(ban.text)")
-                guard case .array(let seen)? = try await banned.call("/live/list")["data"]?["list"] else { Issue.record("list"); return }
+                let bannedList = try await banned.call("/live/list")["data"]
+                guard case .array(let seen)? = bannedList?["list"] else { Issue.record("list"); return }
                 #expect(seen.isEmpty, "the banned viewer's list: \(seen)")
+                #expect(bannedList?["total"] == .number(0), "nor is the room it may not enter counted (#42): \(String(describing: bannedList))")
                 guard case .array(let stillLive)? = try await phone.call("/live/list")["data"]?["list"] else { Issue.record("list"); return }
                 #expect(stillLive.count == 1, "others still see it")
 
