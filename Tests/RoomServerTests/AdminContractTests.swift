@@ -79,6 +79,18 @@ import Testing
     /// Every `$ref` of the served document names something in it (#41: a
     /// response component lost in an edit broke the contract for
     /// openapi-spec-validator and schemathesis while every test here passed).
+    /// #42: audit actions are one enum (`AuditAction`), written by the
+    /// engine only as its cases and listed by the contract as exactly those
+    /// (the description's list had lost member.mute and member.unmute).
+    @Test func theContractListsExactlyTheAuditActions() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.live { http in
+            let document = try await http.get("/admin/v1/openapi.json").json
+            let listed = document["components"]?["schemas"]?["AuditEntry"]?["properties"]?["action"]?["enum"]?.arrayValue?.compactMap(\.string)
+            #expect(listed == AuditAction.allCases.map(\.rawValue), "\(String(describing: listed))")
+        }
+    }
+
     @Test func everyReferenceResolves() async throws {
         let fixture = try await ServerFixture()
         try await fixture.live { http in

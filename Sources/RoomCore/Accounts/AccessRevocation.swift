@@ -14,7 +14,7 @@ extension AccountStore {
         let now = clock.now()
         return try await database.transaction { connection in
             let ended = try await Self.revokeAccess(tenantID, accid: accid, now: now, on: connection, logger: database.logger)
-            try await AuditLog.append(AuditAct(tenantID: tenantID, action: "account.revoke", target: "account:\(accid)",
+            try await AuditLog.append(AuditAct(tenantID: tenantID, action: .accountRevoke, target: "account:\(accid)",
                                                outcome: "\(ended) sessions"), audited, now: now, on: connection, logger: database.logger)
             return ended
         }

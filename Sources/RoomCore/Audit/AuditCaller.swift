@@ -37,15 +37,14 @@ public struct AuditCaller: Sendable, Equatable {
 public struct AuditAct: Sendable, Equatable {
     /// nil: an act of the operator on no one tenant (a tenant reload).
     public var tenantID: TenantID?
-    /// A stable dotted name: `room.create`, `member.kick`, `tenant.ban`, …
-    public var action: String
+    public var action: AuditAction
     /// What it acted on: `room:<id>`, `room:<id>/account:<id>`, `account:<id>`, …
     public var target: String
     /// What came of it, in a word or two (`ok`, `3 sessions`, `applied`).
     public var outcome: String
     public var detail: [String: String]
 
-    public init(tenantID: TenantID?, action: String, target: String, outcome: String = "ok", detail: [String: String] = [:]) {
+    public init(tenantID: TenantID?, action: AuditAction, target: String, outcome: String = "ok", detail: [String: String] = [:]) {
         self.tenantID = tenantID
         self.action = action
         self.target = target

@@ -32,7 +32,7 @@ public struct AuditLog: Sendable {
         let detail = JSONValue.object(act.detail.mapValues(JSONValue.string)).jsonText
         try await connection.run("""
             INSERT INTO audit_log (tenant_id, at, keep_until, actor, key_fingerprint, action, target, outcome, request_id, client_address, detail)
-            VALUES (\(act.tenantID), \(now), \(now.addingTimeInterval(keep)), \(who), \(fingerprint), \(act.action), \(act.target),
+            VALUES (\(act.tenantID), \(now), \(now.addingTimeInterval(keep)), \(who), \(fingerprint), \(act.action.rawValue), \(act.target),
                     \(act.outcome), \(caller?.requestID), \(caller?.clientAddress), \(detail)::jsonb)
             """, logger: logger)
     }

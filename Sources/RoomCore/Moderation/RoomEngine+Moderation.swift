@@ -55,7 +55,7 @@ extension RoomEngine {
             try await writes.event(room, kind: kind, actor: actor, detail: detail, at: hook.now)
             // A host's kick is as privileged as an admin's: both are audited.
             if audited {
-                try await writes.audit(AuditAct(tenantID: tenant.id, action: kind == .kicked ? "member.kick" : "member.ban",
+                try await writes.audit(AuditAct(tenantID: tenant.id, action: kind == .kicked ? .memberKick : .memberBan,
                                                 target: "room:\(room.id)/account:\(account)", outcome: wasJoined ? "removed" : "not a member",
                                                 detail: detail), by: actor, now: hook.now)
             }
@@ -124,7 +124,7 @@ extension RoomEngine {
                                                 on: connection, logger: database.logger)
             try await AccountStore.revokeAccess(tenant.id, accid: account, now: now, on: connection, logger: database.logger)
             try await Self.publishTenantWide(.banned, ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
-            try await writes(on: connection).audit(AuditAct(tenantID: tenant.id, action: "tenant.ban", target: "account:\(account)",
+            try await writes(on: connection).audit(AuditAct(tenantID: tenant.id, action: .tenantBan, target: "account:\(account)",
                                                             detail: Self.auditDetail(of: ban)), by: actor, now: now)
             return ban
         }
@@ -183,7 +183,7 @@ extension RoomEngine {
                 try await Self.publishTenantWide(.unbanned, ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
             }
             let target = ban.roomID.map { "room:\($0)/account:\(ban.accid)" } ?? "account:\(ban.accid)"
-            let action = muted ? "member.unmute" : ban.roomID == nil ? "tenant.unban" : "member.unban"
+            let action: AuditAction = muted ? .memberUnmute : ban.roomID == nil ? .tenantUnban : .memberUnban
             try await writes.audit(AuditAct(tenantID: tenant.id, action: action, target: target, detail: Self.auditDetail(of: ban)),
                                    by: actor, now: now)
             return ban

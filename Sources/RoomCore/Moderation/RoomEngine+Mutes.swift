@@ -27,7 +27,7 @@ extension RoomEngine {
                 try await writes.enqueue([.im(.muteMember(chatroom: chatroom, accid: account, operator: room.owner, minutes: minutes), roomID: room.id)],
                                          tenantID: tenant.id, now: now)
             }
-            try await writes.audit(AuditAct(tenantID: tenant.id, action: "member.mute", target: "room:\(room.id)/account:\(account)",
+            try await writes.audit(AuditAct(tenantID: tenant.id, action: .memberMute, target: "room:\(room.id)/account:\(account)",
                                             detail: Self.auditDetail(of: mute)), by: actor, now: now)
             try await writes.enqueue(try await mutedHook(account, mutedBy: actor, room: room, actor: actor, connection: connection, now: now),
                                      tenantID: tenant.id, now: now)

@@ -41,7 +41,7 @@ extension OutboxStore {
                 """, logger: database.logger).collect()
             var detail = ["since": ISO8601DateFormatter().string(from: since)]
             if let endpoint { detail["endpoint"] = endpoint }
-            try await AuditLog.append(AuditAct(tenantID: tenantID, action: "outbox.replay", target: endpoint.map { "webhook:\($0)" } ?? "outbox",
+            try await AuditLog.append(AuditAct(tenantID: tenantID, action: .outboxReplay, target: endpoint.map { "webhook:\($0)" } ?? "outbox",
                                                outcome: "\(rows.count) replayed", detail: detail),
                                       audited, now: now, on: connection, logger: database.logger)
             return rows.count
@@ -57,7 +57,7 @@ extension OutboxStore {
         let ids = try await database.transaction { connection in
             let ids = try await Self.enqueue(notice.deliveries(to: [endpoint]), tenantID: tenant.id, webhooks: [endpoint], now: now,
                                              on: connection, logger: database.logger)
-            try await AuditLog.append(AuditAct(tenantID: tenant.id, action: "webhook.test", target: "webhook:\(endpoint.name)",
+            try await AuditLog.append(AuditAct(tenantID: tenant.id, action: .webhookTest, target: "webhook:\(endpoint.name)",
                                                detail: ["outbox": ids.first.map(String.init) ?? ""]),
                                       audited, now: now, on: connection, logger: database.logger)
             return ids

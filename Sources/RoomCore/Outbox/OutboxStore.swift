@@ -254,7 +254,7 @@ public struct OutboxStore: Sendable {
                 RETURNING \(unescaped: Self.columns)
                 """, logger: database.logger).collect()
             guard let entry = try Self.decodeAll(rows).first else { return nil as OutboxEntry? }
-            try await AuditLog.append(AuditAct(tenantID: tenantID, action: "outbox.retry", target: "outbox:\(id)",
+            try await AuditLog.append(AuditAct(tenantID: tenantID, action: .outboxRetry, target: "outbox:\(id)",
                                                detail: ["kind": entry.kind]),
                                       audited, now: now, on: connection, logger: database.logger)
             return entry

@@ -148,7 +148,7 @@ public struct RoomEngine: Sendable {
                         try await writes.enqueue(try await creation.created(room, parts), tenantID: tenant.id, now: now)
                     }
                     if actor == .admin {
-                        try await writes.audit(AuditAct(tenantID: tenant.id, action: "room.create", target: "room:\(room.id)",
+                        try await writes.audit(AuditAct(tenantID: tenant.id, action: .roomCreate, target: "room:\(room.id)",
                                                         detail: ["plugin": room.pluginID, "owner": room.owner, "name": room.name]), by: actor, now: now)
                     }
                     return room
@@ -234,7 +234,7 @@ public struct RoomEngine: Sendable {
             // The close writes its side effects itself, in its own statement.
             try await self.closeRooms([room], reason: .dissolved, actor: actor, connection: writes.connection, now: hook.now)
             if actor == .admin {
-                try await writes.audit(AuditAct(tenantID: tenant.id, action: "room.dissolve", target: "room:\(room.id)"), by: actor, now: hook.now)
+                try await writes.audit(AuditAct(tenantID: tenant.id, action: .roomDissolve, target: "room:\(room.id)"), by: actor, now: hook.now)
             }
             return []
         }
@@ -247,7 +247,7 @@ public struct RoomEngine: Sendable {
             let until = ISO8601DateFormatter().string(from: expiry)
             try await writes.event(room, kind: .extended, actor: actor, detail: ["expiresAt": until], at: hook.now)
             if actor == .admin {
-                try await writes.audit(AuditAct(tenantID: tenant.id, action: "room.extend", target: "room:\(room.id)",
+                try await writes.audit(AuditAct(tenantID: tenant.id, action: .roomExtend, target: "room:\(room.id)",
                                                 detail: ["seconds": String(seconds), "expiresAt": until]), by: actor, now: hook.now)
             }
             return []

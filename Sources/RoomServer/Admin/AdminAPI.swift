@@ -79,7 +79,7 @@ struct AdminAPI: Sendable {
                 // a failed audit write is logged, not answered as a failure.
                 do {
                     try await AuditLog(database: services.database).append(
-                        AuditAct(tenantID: nil, action: "tenants.reload", target: "tenants", outcome: "\(count) tenants"),
+                        AuditAct(tenantID: nil, action: .tenantsReload, target: "tenants", outcome: "\(count) tenants"),
                         by: .admin, keep: RetentionPolicy().audit, now: services.clock.now())
                 } catch {
                     context.logger.error("could not audit a tenant reload", metadata: ["error": "\(LoggableError.describe(error))"])

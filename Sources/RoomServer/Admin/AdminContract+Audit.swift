@@ -1,4 +1,5 @@
 import Foundation
+import RoomCore
 
 /// The admin contract's audit log (#29), next to its routes
 /// (`AdminAuditRoutes`), merged by `AdminContract.document`.
@@ -90,7 +91,7 @@ extension AdminContract {
           "at": {"type": "string", "format": "date-time"},
           "actor": {"type": "string", "description": "`operator`, `tenant-admin`, `account:<id>` (a room's host) or `system`"},
           "keyFingerprint": {"type": ["string", "null"], "description": "The first 16 hex digits of the admin key's SHA-256 (never the key); null for a host"},
-          "action": {"type": "string", "description": "room.create, room.extend, room.dissolve, member.kick, member.ban, member.unban, tenant.ban, tenant.unban, account.revoke, outbox.retry, outbox.replay, webhook.test, tenants.reload"},
+          "action": {"type": "string", "enum": \#(AuditAction.jsonList), "description": "What was done"},
           "target": {"type": "string", "description": "What was acted on: room:<id>, room:<id>/account:<id>, account:<id>, outbox:<id>, webhook:<name>, tenants"},
           "outcome": {"type": "string", "description": "What came of it in a word or two (ok, removed, not a member, 3 sessions, 2 replayed)"},
           "requestId": {"type": ["string", "null"], "description": "The request's X-Request-Id (the caller's, or one the server drew)"},
