@@ -35,7 +35,7 @@ extension RoomEngine {
                         in tenant: Tenant, pluginID: String?, audited: Bool = true) async throws -> Ban? {
         if let until, until <= clock.now() { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
         let recorded = BanBox()
-        _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .ban(account, by: actor)) { writes, room, _, hook in
+        _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .ban(account, by: actor), counted: kind) { writes, room, _, hook in
             // The stored membership, not the snapshot's status, which says
             // "banned" for a joined member a tenant ban now covers.
             let wasJoined = try await writes.joined(room, among: [account]).contains(account)

@@ -265,9 +265,12 @@ public struct RoomEngine: Sendable {
 
     /// Lock, decide, apply, enqueue: one transaction, which may carry other
     /// writers of the room queued meanwhile (`RoomWriteQueue`).
-    /// Returns the room as it is after.
+    /// Returns the room as it is after. `counted`: the event kind the write
+    /// is, when the decision alone does not say (a kick and a ban are both
+    /// the lifecycle's `.ban`; the metrics say which, as the timeline does).
     func transition(
         _ roomID: RoomID, in tenant: Tenant, pluginID: String?, account: AccountID?, actor: Actor? = nil, _ command: RoomLifecycle.Command,
+        counted: RoomEventKind? = nil,
         apply: (RoomWrites, Room, RoomLifecycle.Transition, Hook) async throws -> [OutboxMessage]
     ) async throws -> Room {
         let now = clock.now()
@@ -280,7 +283,7 @@ public struct RoomEngine: Sendable {
             let hook = Hook(plugin: try plugin(snapshot.room.tenantID, snapshot.room.pluginID), parts: parts, snapshot: snapshot)
             let messages = try await apply(writes, snapshot.room, decision, hook)
             try await writes.enqueue(messages, tenantID: tenant.id, now: now)
-            return (Self.name(of: decision), Self.room(snapshot.room, after: decision, now: now))
+            return (counted?.stored ?? Self.name(of: decision), Self.room(snapshot.room, after: decision, now: now))
         }
         if kind != "none" { committed([RoomCommitted(kind, [room])]) }
         return room
