@@ -54,8 +54,11 @@ public struct OneToOneCallPlugin: RoomPlugin {
         guard let callee = spec.options["callee"]?.string, TextRules.fits(callee, 1...128) else {
             throw RoomError.invalidOptions(field: "options.callee", reason: "is required: the account rung, 1-128 characters")
         }
+        // Well-formed, but naming no one to ring: the contract's schema
+        // allows it, so it is "not found" (as music-lesson's student who is
+        // its own teacher), not a malformed request (schemathesis, ST202).
         guard callee != spec.owner else {
-            throw RoomError.invalidOptions(field: "options.callee", reason: "an account cannot call itself")
+            throw RoomError.referenceNotFound(field: "options.callee", reason: "no account other than the caller: an account cannot call itself")
         }
         spec.reservation = Reservation(accounts: [callee], until: now.addingTimeInterval(TimeInterval(settings.ringSeconds)), onLapse: .close)
         return CallCreation(callee: callee)

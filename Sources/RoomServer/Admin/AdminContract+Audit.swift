@@ -90,7 +90,7 @@ extension AdminContract {
           "tenant": {"type": ["string", "null"], "description": "Null for an act on no one tenant (a tenant reload)"},
           "at": {"type": "string", "format": "date-time"},
           "actor": {"type": "string", "description": "`operator`, `tenant-admin`, `account:<id>` (a room's host) or `system`"},
-          "keyFingerprint": {"type": ["string", "null"], "description": "The first 16 hex digits of the admin key's SHA-256 (never the key); null for a host"},
+          "keyFingerprint": {"type": ["string", "null"], "description": "16 hex digits of the admin key's HMAC-SHA-256 under the server's secret (never the key); null for a host, and for the operator's acts shown to a tenant"},
           "action": {"type": "string", "enum": \#(AuditAction.jsonList), "description": "What was done"},
           "target": {"type": "string", "description": "What was acted on: room:<id>, room:<id>/account:<id>, account:<id>, outbox:<id>, webhook:<name>, tenants"},
           "outcome": {"type": "string", "description": "What came of it in a word or two (ok, removed, not a member, 3 sessions, 2 replayed)"},
