@@ -43,6 +43,30 @@ import Testing
         }
     }
 
+    /// Requests within a quarter second of their place wait for it and are
+    /// served at the budget's pace; farther ones are refused. Before, all
+    /// past the burst were refused, and a flooding tenant's refusals came
+    /// back together and ran in waves (ops/bench figure 6).
+    @Test func requestsJustPastTheBudgetWaitForTheirPlaceAtItsPace() async throws {
+        let paced = "[plugins.audio-chatroom]\n\n[limits]\nclientPerSecond = 20\nclientBurst = 20\n"
+        let fixture = try await AudioChatroomFixture(table: paced, second: "[plugins.audio-chatroom]\n")
+        try await fixture.server.live { http in
+            let port = try #require(http.client.port)
+            let burst = try await ParallelRequests.form(port: port, "\(fixture.base(0))/user/get", "", count: 20)
+            #expect(burst.allSatisfy { $0["code"]?.int64 == 200 }, "the burst")
+            let started = ContinuousClock.now
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<10 { statuses.append(try await http.request(.post, "\(fixture.base(0))/user/get", form: "").status) }
+            let took = ContinuousClock.now - started
+            #expect(statuses.allSatisfy { $0 == .ok }, "one after another, each 50 ms from its place at most: \(statuses)")
+            #expect(took >= .milliseconds(300), "served at 20 a second once the burst is spent, not at once: \(took)")
+            let codes = try await ParallelRequests.form(port: port, "\(fixture.base(0))/user/get", "", count: 12).map { $0["code"]?.int64 }
+            let served = codes.filter { $0 == 200 }.count, refused = codes.filter { $0 == 416 }.count
+            #expect(served >= 4 && served <= 7 && served + refused == 12,
+                    "12 at once: places up to a quarter second away wait, the rest are refused: \(codes)")
+        }
+    }
+
     @Test func aTenantKeyPastItsAdminBudgetIsAnswered429AsAProblem() async throws {
         let fixture = try await AudioChatroomFixture(table: Self.limited, second: "[plugins.audio-chatroom]\n")
         let tenant = fixture.server.id(0)

@@ -42,7 +42,8 @@ import Testing
     /// The policy alone: a permit that comes back goes to the waiting owner
     /// holding the fewest, not to the longest waiting lease.
     @Test func aReturnedPermitGoesToTheWaitingOwnerHoldingFewest() async throws {
-        let leases = FairPermits(capacity: 4)
+        // Only owners holding or waiting count as active here.
+        let leases = FairPermits(capacity: 4, activeWindow: .zero)
         let far = ContinuousClock.now + .seconds(30)
         for _ in 1...3 { try await leases.acquire(for: "a", until: far) }
         try await leases.acquire(for: "b", until: far)
@@ -63,6 +64,28 @@ import Testing
         for _ in 1...3 { leases.release(for: "a") }
         for waiter in waiters { try await waiter.value }
         for _ in 1...3 { leases.release(for: "a") }
+        #expect(leases.heldByOwner.isEmpty)
+    }
+
+    /// While another owner is active, one holds at most an equal share, even
+    /// with permits free; once the other has been quiet for the window, the
+    /// waiter gets its three quarters back without any permit coming back.
+    /// Before, a flooding owner took 6 of 8 whatever the other was doing.
+    @Test func whileAnotherOwnerIsActiveEachHoldsAnEqualShare() async throws {
+        let leases = FairPermits(capacity: 8, activeWindow: .milliseconds(300))
+        let far = ContinuousClock.now + .seconds(30)
+        for _ in 1...6 { try await leases.acquire(for: "a", until: far) }
+        try await leases.acquire(for: "b", until: far)
+        leases.release(for: "b")
+        for _ in 1...3 { leases.release(for: "a") }
+        try await leases.acquire(for: "a", until: far)
+        #expect(leases.heldByOwner == ["a": 4], "half of 8 while b is active")
+        let fifth = Task { try await leases.acquire(for: "a", until: far) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(leases.heldByOwner == ["a": 4], "b asked 100 ms ago: a waits with 4 permits free")
+        try await fifth.value
+        #expect(leases.heldByOwner == ["a": 5], "b quiet for the window: a's share is three quarters again")
+        for _ in 1...5 { leases.release(for: "a") }
         #expect(leases.heldByOwner.isEmpty)
     }
 

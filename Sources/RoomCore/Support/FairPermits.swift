@@ -3,8 +3,15 @@ import Synchronization
 /// A bounded number of permits shared fairly among owners (tenants): the
 /// instance's database connections (`Database`), and its requests in
 /// flight (`RequestSlots`).
-///   - One owner holds at most `perOwnerCap` of them (three quarters):
+///   - An owner alone holds at most `perOwnerCap` of them (three quarters):
 ///     whatever one tenant does, a quarter are there for the others at once.
+///   - While other owners are active (holding, waiting, or asking within
+///     `activeWindow`), an owner holds at most an equal share: capacity
+///     divided by the active owners, at least one. Why: with three quarters
+///     of 8 request slots, a flooding tenant left 2 to the other, which
+///     needed about 2 at 105 create → list → dissolve flows a second, so
+///     the other's requests waited behind the flood's for slots (ops/bench
+///     figure 6: even its list, read from memory, p90 1.7 → 10 ms).
 ///   - When a permit comes back and owners wait, it goes to the waiting
 ///     owner holding the fewest, ties taken round-robin: a tenant with one
 ///     request waits behind at most one of another's, not behind its queue.
@@ -17,6 +24,14 @@ public final class FairPermits: Sendable {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
+    /// How many permits there are, how many one owner may hold alone, and
+    /// how long an owner counts as active after it last asked.
+    private struct Limits {
+        let capacity: Int
+        let alone: Int
+        let activeWindow: Duration
+    }
+
     private struct State {
         var held: [String: Int] = [:]
         var total = 0
@@ -25,24 +40,45 @@ public final class FairPermits: Sendable {
         var ring: [String] = []
         var lastServed: String?
         var nextID: UInt64 = 0
+        /// When each owner last asked for a permit, kept for `activeWindow`.
+        var asked: [String: ContinuousClock.Instant] = [:]
+        /// A look at the waiters is due once the activity window has passed.
+        var reviewScheduled = false
 
-        func mayTake(_ owner: String, capacity: Int, cap: Int) -> Bool {
-            total < capacity && held[owner, default: 0] < cap
+        /// The most `owner` may hold now: three quarters alone, an equal
+        /// share of the active owners otherwise.
+        func cap(of owner: String, _ limits: Limits, now: ContinuousClock.Instant) -> Int {
+            var others = Set(held.keys).union(queues.keys)
+            for (other, at) in asked where now - at < limits.activeWindow { others.insert(other) }
+            others.remove(owner)
+            guard !others.isEmpty else { return limits.alone }
+            return min(limits.alone, max(1, limits.capacity / (others.count + 1)))
+        }
+
+        func mayTake(_ owner: String, _ limits: Limits, now: ContinuousClock.Instant) -> Bool {
+            total < limits.capacity && held[owner, default: 0] < cap(of: owner, limits, now: now)
         }
 
         /// The waiting owner to serve next: fewest held, then round-robin
         /// after the last served; nil when none may take a permit now.
-        func nextOwner(capacity: Int, cap: Int) -> String? {
-            guard total < capacity, !ring.isEmpty else { return nil }
+        func nextOwner(_ limits: Limits, now: ContinuousClock.Instant) -> String? {
+            guard total < limits.capacity, !ring.isEmpty else { return nil }
             let start = lastServed.flatMap { ring.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
             var best: (owner: String, held: Int)?
             for step in 0..<ring.count {
                 let owner = ring[(start + step) % ring.count]
                 let count = held[owner, default: 0]
-                guard count < cap else { continue }
+                guard count < cap(of: owner, limits, now: now) else { continue }
                 if best == nil || count < best!.held { best = (owner, count) }
             }
             return best?.owner
+        }
+
+        /// Notes that `owner` asked, and forgets owners quiet for the window
+        /// (the map holds at most the loaded tenants and the instance).
+        mutating func noteAsked(_ owner: String, _ limits: Limits, now: ContinuousClock.Instant) {
+            asked[owner] = now
+            if asked.count > 1 { asked = asked.filter { now - $0.value < limits.activeWindow } }
         }
 
         mutating func take(_ owner: String) {
@@ -73,21 +109,27 @@ public final class FairPermits: Sendable {
 
     public let capacity: Int
     public let perOwnerCap: Int
+    private let limits: Limits
     private let state = Mutex(State())
 
-    public init(capacity: Int) {
+    /// `activeWindow`: an owner that asked within it counts as active (1 s:
+    /// a tenant sending a request a second or more keeps its equal share).
+    public init(capacity: Int, activeWindow: Duration = .seconds(1)) {
         self.capacity = max(1, capacity)
         perOwnerCap = max(1, self.capacity * 3 / 4)
+        limits = Limits(capacity: self.capacity, alone: perOwnerCap, activeWindow: activeWindow)
     }
 
     /// Waits for a permit for `owner` until `deadline` (then `TimedOut`);
     /// a cancelled wait throws `CancellationError`. Pair with `release`.
     public func acquire(for owner: String, until deadline: ContinuousClock.Instant) async throws {
-        let (capacity, cap) = (self.capacity, perOwnerCap)
+        let limits = self.limits
         let id: UInt64? = state.withLock { state in
+            let now = ContinuousClock.now
+            state.noteAsked(owner, limits, now: now)
             // Permits are handed to waiters as they come back, so a free
             // permit means nobody who may take it is waiting.
-            if state.mayTake(owner, capacity: capacity, cap: cap) {
+            if state.mayTake(owner, limits, now: now) {
                 state.take(owner)
                 return nil
             }
@@ -102,9 +144,9 @@ public final class FairPermits: Sendable {
         defer { timer.cancel() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Now { case granted, waiting, ended(any Error) }
+                enum Now { case granted, waiting(reviewAfterWindow: Bool), ended(any Error) }
                 let now: Now = state.withLock { state in
-                    if state.mayTake(owner, capacity: capacity, cap: cap) {
+                    if state.mayTake(owner, limits, now: .now) {
                         state.take(owner)
                         return .granted
                     }
@@ -113,12 +155,22 @@ public final class FairPermits: Sendable {
                     if ContinuousClock.now >= deadline { return .ended(TimedOut()) }
                     if state.queues[owner] == nil { state.ring.append(owner) }
                     state.queues[owner, default: []].append(Waiter(id: id, continuation: continuation))
-                    return .waiting
+                    // Refused by the share with permits free: no release may
+                    // come before the others' activity ends, so look again then.
+                    let review = state.total < limits.capacity && !state.reviewScheduled
+                    if review { state.reviewScheduled = true }
+                    return .waiting(reviewAfterWindow: review)
                 }
                 switch now {
                 case .granted: continuation.resume()
                 case .ended(let error): continuation.resume(throwing: error)
-                case .waiting: break
+                case .waiting(let review):
+                    if review {
+                        Task { [weak self, window = limits.activeWindow] in
+                            try? await Task.sleep(for: window)
+                            self?.review()
+                        }
+                    }
                 }
             }
         } onCancel: {
@@ -128,33 +180,52 @@ public final class FairPermits: Sendable {
 
     /// Gives `owner`'s permit back and hands permits to waiting owners.
     public func release(for owner: String) {
-        let (capacity, cap) = (self.capacity, perOwnerCap)
+        let limits = self.limits
         let served: [Waiter] = state.withLock { state in
             state.total -= 1
             state.held[owner, default: 1] -= 1
             if state.held[owner] == 0 { state.held[owner] = nil }
-            return Self.serve(&state, capacity: capacity, cap: cap)
+            return Self.serve(&state, limits)
         }
         for waiter in served { waiter.continuation.resume() }
+    }
+
+    /// Serves waiters whose share grew as other owners went quiet.
+    private func review() {
+        let limits = self.limits
+        let (served, again): ([Waiter], Bool) = state.withLock { state in
+            let served = Self.serve(&state, limits)
+            let again = !state.queues.isEmpty && state.total < limits.capacity
+            state.reviewScheduled = again
+            return (served, again)
+        }
+        for waiter in served { waiter.continuation.resume() }
+        if again {
+            Task { [weak self, window = limits.activeWindow] in
+                try? await Task.sleep(for: window)
+                self?.review()
+            }
+        }
     }
 
     /// Owners holding permits now, for tests and gauges.
     public var heldByOwner: [String: Int] { state.withLock { $0.held } }
 
     private func withdraw(_ id: UInt64, of owner: String, because error: any Error) {
-        let (capacity, cap) = (self.capacity, perOwnerCap)
+        let limits = self.limits
         let (withdrawn, served): (Waiter?, [Waiter]) = state.withLock { state in
             guard let waiter = state.remove(id, of: owner) else { return (nil, []) }
             // Its leaving may let an owner behind it at the cap go first.
-            return (waiter, Self.serve(&state, capacity: capacity, cap: cap))
+            return (waiter, Self.serve(&state, limits))
         }
         withdrawn?.continuation.resume(throwing: error)
         for waiter in served { waiter.continuation.resume() }
     }
 
-    private static func serve(_ state: inout State, capacity: Int, cap: Int) -> [Waiter] {
+    private static func serve(_ state: inout State, _ limits: Limits) -> [Waiter] {
         var served: [Waiter] = []
-        while let next = state.nextOwner(capacity: capacity, cap: cap) {
+        let now = ContinuousClock.now
+        while let next = state.nextOwner(limits, now: now) {
             state.take(next)
             served.append(state.dequeue(next))
         }

@@ -1,3 +1,4 @@
+import Foundation
 import RoomCore
 
 /// How one server process runs. The executable fills it from the environment.
@@ -31,12 +32,17 @@ public struct ServerOptions: Sendable {
     public var throttledAnswerDelay: Duration = .seconds(1)
     /// Client requests this instance runs at once (`ROOMKEEPER_REQUEST_SLOTS`),
     /// shared by tenant as the pool's connections are (`FairPermits`: one
-    /// tenant at most three quarters, waiting tenants served fewest-first);
-    /// past them a request waits in memory (#41). Budgets bound how much a
-    /// tenant is admitted a second, not how much of the cores it holds.
-    /// 8 on 2 cores: ops/bench figure 6's B p99 ×7.0 → ×2.6 (16: ×4.6), the
-    /// hot room's neighbour ×20.7 → ×5.2, figure 2 no slower.
-    public var requestSlots = 8
+    /// tenant alone at most three quarters, an equal share while others are
+    /// active, waiting tenants served fewest-first); past them a request
+    /// waits in memory (#41). Budgets bound how much a tenant is admitted a
+    /// second, not how much of the cores it holds.
+    /// Twice the cores (4 on our 2): a request mostly runs on a core (ours
+    /// or PostgreSQL's), so more at once only queues in the kernel, where no
+    /// tenant's turn can be chosen. ops/bench figure 6, the same build, two
+    /// runs each: 4 slots, B's p99 ×1.26-1.63 (logins) and ×1.71-1.94
+    /// (flows); 8 slots, ×1.33-7.31 and ×2.73-2.95. A tenant alone, 4
+    /// against 8: flows 700 against 633 a second, creates 816 against 917.
+    public var requestSlots = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
     /// WebSocket connections this instance holds at most.
     public var maxSockets = 10_000
     /// Local IM sockets waiting to log in, at most: per client address, per
