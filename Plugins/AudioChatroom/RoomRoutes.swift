@@ -32,11 +32,11 @@ enum RoomRoutes {
             let limit = try call.parameters.int("limit", default: 20, in: 1...100)
             let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
             let (listed, total) = try await call.rooms.list(limit: limit, offset: offset)
-            let online = try await call.tenant.im.onlineCounts(listed.compactMap(\.room.imChatroomID))
+            let online = try await call.onlineCounts(of: listed.map(\.room))
             return Listing(total: total, list: listed.map { listed in
                 let room = listed.room
                 return RoomInfo(roomId: room.id, name: room.name, creator: room.owner, thumbnail: listed.attributes(as: RoomLook.self)?.thumbnail ?? "",
-                         onlineUserCount: room.imChatroomID.flatMap { online[$0] } ?? 0, createTime: room.createdAt.epochMilliseconds)
+                         onlineUserCount: online[room.id] ?? 0, createTime: room.createdAt.epochMilliseconds)
             })
         },
 
@@ -75,10 +75,9 @@ enum RoomRoutes {
             let notifyExt = try call.parameters.bool("notifyExt", default: false)
             let room = try await call.rooms.live(roomID)
             guard room.owner == account.accid else { throw RoomError.notOwner }
-            guard let chatroom = room.imChatroomID else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
+            guard let chatroom = try call.chatroom(of: room) else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
             // Whole-room mute is the IM provider's; asking twice is success.
-            try await call.tenant.im.muteChatroom(chatroom, operator: account.accid, muted: mute, notify: notify,
-                                                  notifyExt: notifyExt ? #"{"mute":\#(mute)}"# : nil)
+            try await chatroom.mute(mute, by: account.accid, notify: notify, notifyExt: notifyExt ? #"{"mute":\#(mute)}"# : nil)
             return EmptyObject()
         },
     ]

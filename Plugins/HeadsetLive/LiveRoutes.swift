@@ -118,7 +118,7 @@ enum LiveRoutes {
                 .enterableStreamingRooms(viewer: viewer.accid, at: call.now(), limit: limit, offset: offset)
             var list: [Listed] = []
             for room in listed {
-                let pull = try await call.tenant.live.pullURLs(stream: room.stream, expiresAt: room.expiresAt)
+                let pull = try await call.stream(room.stream, of: room.roomID).pullURLs(expiresAt: room.expiresAt)
                 list.append(Listed(roomId: room.roomID, title: room.title, deviceId: room.deviceID, creator: room.owner, liveStatus: 1,
                                    rtmpPullUrl: pull.rtmp, createTime: room.createdAt.epochMilliseconds))
             }
@@ -131,9 +131,8 @@ enum LiveRoutes {
             // A viewer's way in: its pull URLs are signed credentials (#29).
             let room = try await call.rooms.enter(roomID, as: viewer.accid)
             guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
-            let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: room.expiresAt)
-            var online = 0
-            if let chatroom = room.imChatroomID { online = try await call.tenant.im.onlineCounts([chatroom])[chatroom] ?? 0 }
+            let pull = try await call.stream(live.stream, of: room.id).pullURLs(expiresAt: room.expiresAt)
+            let online = try await call.chatroom(of: room)?.online() ?? 0
             return Queried(roomId: roomID, title: live.title, deviceId: live.deviceID, creator: room.owner,
                            pullUrls: PullURLs(rtmp: pull.rtmp, flv: pull.flv, hls: pull.hls), liveStatus: try await liveStatus(live, call),
                            onlineUserCount: online, createTime: room.createdAt.epochMilliseconds, expiresAt: room.expiresAt.epochMilliseconds)
@@ -146,7 +145,7 @@ enum LiveRoutes {
             let room = try await call.rooms.live(roomID)
             guard room.owner == account.accid else { throw RoomError.notOwner }
             guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
-            let session = try await call.tenant.intercom.session(for: roomID, expiresAt: live.deadline)
+            let session = try await call.intercomSession(of: room, expiresAt: live.deadline)
             // Recorded on the live room, locked: a close racing it either
             // waits and ends this session too, or wins and it is refused
             // (recorded after the close, nobody would have ended it).
@@ -180,9 +179,10 @@ enum LiveRoutes {
 
     static func started(_ live: LiveRoom, _ call: ClientCall<Settings>) async throws -> Started {
         let until = live.deadline
-        let pull = try await call.tenant.live.pullURLs(stream: live.stream, expiresAt: until)
+        let stream = try call.stream(live.stream, of: live.room.id)
+        let pull = try await stream.pullURLs(expiresAt: until)
         return Started(roomId: live.room.id, deviceId: live.deviceID, title: live.title,
-                       pushUrl: try await call.tenant.live.pushURL(stream: live.stream, expiresAt: until),
+                       pushUrl: try await stream.pushURL(expiresAt: until),
                        pullUrls: PullURLs(rtmp: pull.rtmp, flv: pull.flv, hls: pull.hls), liveStatus: try await liveStatus(live, call),
                        createTime: live.room.createdAt.epochMilliseconds, expiresAt: live.room.expiresAt.epochMilliseconds)
     }

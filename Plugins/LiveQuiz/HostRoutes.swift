@@ -181,7 +181,7 @@ enum HostRoutes {
     static func created(_ call: ClientCall<Settings>, room: Room, game: QuizGame, password: String) async throws -> Created {
         let questions = try await QuizStore(tables: call.tables).questions(room.id)
         return Created(
-            roomId: room.id, password: password, pushUrl: try await call.tenant.live.pushURL(stream: game.stream, expiresAt: room.expiresAt),
+            roomId: room.id, password: password, pushUrl: try await call.stream(game.stream, of: room.id).pushURL(expiresAt: room.expiresAt),
             bonus: Double(game.bonusCents) / 100,
             questions: questions.map { question in
                 Question(questionId: question.id, question: question.question, order: question.id,

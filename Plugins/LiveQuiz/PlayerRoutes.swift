@@ -58,9 +58,8 @@ enum PlayerRoutes {
                 throw QuizCodes.over()  // closed or gone: the game is over for its players
             }
             try await store.enter(roomID, accid: account.accid, revives: call.settings.revives, now: call.now())
-            let pull = try await call.tenant.live.pullURLs(stream: game.stream, expiresAt: room.expiresAt)
-            var online = 0
-            if let chatroom = room.imChatroomID { online = try await call.tenant.im.onlineCounts([chatroom])[chatroom] ?? 0 }
+            let pull = try await call.stream(game.stream, of: room.id).pullURLs(expiresAt: room.expiresAt)
+            let online = try await call.chatroom(of: room)?.online() ?? 0
             let streaming = try await call.rooms.stream(game.stream)?.live ?? false
             let count = try await store.questions(roomID).count
             return RoomInfo(roomId: roomID, name: room.name, creator: room.owner, rtmpPullUrl: pull.rtmp, hlsPullUrl: pull.hls, httpPullUrl: pull.flv,

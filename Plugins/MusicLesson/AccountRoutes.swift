@@ -42,7 +42,7 @@ enum AccountRoutes {
             // registering again works once the provider is back.
             let credentials: IMCredentials
             do {
-                credentials = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: nickname, token: password, tokenHash: hash))
+                credentials = try await call.im(of: account).create(name: nickname, token: password, tokenHash: hash)
             } catch {
                 try? await accounts.delete(accid)
                 throw error
@@ -75,7 +75,7 @@ enum AccountRoutes {
             // password renews the IM token (students lost IM 7 days after
             // registering, and for good after a revoke, when only /user/reg issued it).
             // The password's hash just verified it: the IM keeps it, not a second bcrypt.
-            _ = try await call.tenant.im.createAccount(IMAccount(accid: accid, name: account.nickname, token: password, tokenHash: hash))
+            _ = try await call.im(of: account).create(name: account.nickname, token: password, tokenHash: hash)
             let session = try await accounts.openSession(accid: accid, ttlSeconds: call.settings.sessionTTLSeconds)
             return Checked(accid: accid, nickname: account.nickname, userType: role.userType, sid: session.sid,
                            availableAt: session.expiresAt.epochMilliseconds)

@@ -151,7 +151,7 @@ enum LessonRoutes {
             let digits = String(UInt64.random(in: 10_000_000...99_999_999))
             let teacher = Account(accid: "t" + digits, nickname: "老师" + digits.suffix(4), role: AccountRoutes.Role.teacher.rawValue)
             guard try await accounts.create(teacher, passwordHash: hash) else { continue }
-            _ = try await call.tenant.im.createAccount(IMAccount(accid: teacher.accid, name: teacher.nickname, token: md5, tokenHash: hash))
+            _ = try await call.im(of: teacher).create(name: teacher.nickname, token: md5, tokenHash: hash)
             return (teacher, password)
         }
         throw RoomError.invalid(field: "accid", reason: "could not allocate a teacher account")

@@ -21,20 +21,20 @@ enum UserRoutes {
             let accounts = call.accounts
             if let token = WireProtocol.sealmic.credential(call),
                let account = try await accounts.resolveSigned(token: token) {
-                let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
+                let credentials = try await call.im(of: account).create(name: account.nickname)
                 return LoginResult(userId: account.accid, userName: account.nickname, authorization: token, imToken: credentials.token)
             }
             // The guest and its session in one statement, then its IM account (as GuestLogin).
             let session = try await accounts.signedSessionToken(ttlSeconds: call.settings.tokenTTLSeconds)
             let account = try await call.createGuestWithSession(prefix: "sm", nickname: { "SealMic" + $0.suffix(4) }, avatar: "",
                                                                 token: session.token, expiresAt: session.expiresAt)
-            let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname))
+            let credentials = try await call.im(of: account).create(name: account.nickname)
             return LoginResult(userId: account.accid, userName: account.nickname, authorization: session.token, imToken: credentials.token)
         },
 
         ClientRoute("/user/refresh-token") { call in
             let account = try await SealMicAuth.account(call)
-            return try await call.tenant.im.refreshToken(accid: account.accid).token
+            return try await call.im(of: account).refreshToken().token
         },
 
         /// Beyond the original: the token stops working now, and so do the

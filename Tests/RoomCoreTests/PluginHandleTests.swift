@@ -49,10 +49,33 @@ import Testing
         let fixture = try await EngineFixture(tenantCount: 2)
         _ = try await fixture.engine.banFromTenant("mallory", by: .admin, in: fixture.tenant)
         let call = Self.call(fixture, tenant: fixture.tenant, pluginID: TestRoomsPlugin.pluginID)
-        await #expect(throws: RoomError.banned) { try await call.tenant.im.createAccount(IMAccount(accid: "mallory", name: "m")) }
-        await #expect(throws: RoomError.banned) { try await call.tenant.im.refreshToken(accid: "mallory") }
-        #expect(try await !call.tenant.im.createAccount(IMAccount(accid: "trent", name: "t")).token.isEmpty)
+        let mallory = Account(accid: "mallory", nickname: "m"), trent = Account(accid: "trent", nickname: "t")
+        await #expect(throws: RoomError.banned) { try await call.im(of: mallory).create(name: "m") }
+        await #expect(throws: RoomError.banned) { try await call.im(of: mallory).refreshToken() }
+        #expect(try await !call.im(of: trent).create(name: "t").token.isEmpty)
         let other = Self.call(fixture, tenant: fixture.tenants[1], pluginID: TestRoomsPlugin.pluginID)
-        #expect(try await !other.tenant.im.createAccount(IMAccount(accid: "mallory", name: "m")).token.isEmpty, "another tenant's")
+        #expect(try await !other.im(of: mallory).create(name: "m").token.isEmpty, "another tenant's")
+    }
+
+    /// #42: a plugin reaches its tenant's media only through handles of its
+    /// own rooms (the providers themselves are not visible to it): another
+    /// plugin's or tenant's room gets no chatroom, count or intercom, and a
+    /// stream is signed only under a name that carries its room's id.
+    @Test func mediaHandlesAreOfTheCallsOwnRoomsOnly() async throws {
+        let fixture = try await EngineFixture(tenantCount: 2)
+        let mine = try await fixture.room(owner: "owner")
+        let theirs = try await fixture.room(owner: "owner", in: fixture.tenants[1])
+        let own = Self.call(fixture, tenant: fixture.tenant, pluginID: TestRoomsPlugin.pluginID)
+        #expect(try own.chatroom(of: mine)?.id == mine.imChatroomID)
+        #expect(try await own.onlineCounts(of: [mine]).keys.sorted() == (mine.imChatroomID == nil ? [] : [mine.id]))
+        #expect(throws: ForeignRoom.self, "another tenant's room") { try own.chatroom(of: theirs) }
+        let other = Self.call(fixture, tenant: fixture.tenant, pluginID: "another-plugin")
+        #expect(throws: ForeignRoom.self, "another plugin's room") { try other.chatroom(of: mine) }
+        await #expect(throws: ForeignRoom.self) { try await other.onlineCounts(of: [mine]) }
+        await #expect(throws: ForeignRoom.self) { try await other.intercomSession(of: mine, expiresAt: fixture.clock.now().addingTimeInterval(60)) }
+        #expect(try own.stream("quiz-\(mine.id)", of: mine.id).name == "quiz-\(mine.id)")
+        #expect(try own.stream("headset-\(mine.id)-x7k", of: mine.id).name == "headset-\(mine.id)-x7k")
+        #expect(throws: StreamNotOfRoom.self) { try own.stream("quiz-\(theirs.id)", of: mine.id) }
+        #expect(throws: StreamNotOfRoom.self) { try own.stream("quiz", of: mine.id) }
     }
 }

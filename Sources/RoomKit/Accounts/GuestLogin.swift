@@ -14,7 +14,7 @@ public struct GuestLogin: Sendable {
         nickname: @escaping (String) -> String, avatar: String = ""
     ) async throws -> GuestLogin {
         if let sid = call.parameters.string("sid"), let (account, expiresAt) = try await call.accounts.resolve(sid: sid, renewSeconds: ttlSeconds) {
-            let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname, avatar: account.avatar))
+            let credentials = try await call.im(of: account).create(name: account.nickname, avatar: account.avatar)
             return GuestLogin(account: account, sid: sid, expiresAt: expiresAt, imToken: credentials.token)
         }
         // The account and its session first, in one statement; the IM account
@@ -24,7 +24,7 @@ public struct GuestLogin: Sendable {
         let expiresAt = call.now().addingTimeInterval(TimeInterval(ttlSeconds))
         let account = try await call.createGuestWithSession(prefix: prefix, nickname: nickname, avatar: avatar,
                                                             token: sid, expiresAt: expiresAt)
-        let credentials = try await call.tenant.im.createAccount(IMAccount(accid: account.accid, name: account.nickname, avatar: avatar))
+        let credentials = try await call.im(of: account).create(name: account.nickname, avatar: avatar)
         return GuestLogin(account: account, sid: sid, expiresAt: expiresAt, imToken: credentials.token)
     }
 }

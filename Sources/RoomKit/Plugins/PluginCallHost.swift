@@ -108,14 +108,16 @@ extension ClientCall {
     }
 }
 
-/// What a plugin sees of its tenant: who it is and its media providers.
-/// Not its admin keys, webhooks or other plugins.
+/// What a plugin sees of its tenant: who it is. Not its admin keys,
+/// webhooks or other plugins, nor its media providers themselves: a route
+/// reaches those through handles scoped to a room or an account
+/// (`ClientCall.chatroom(of:)`, `stream(_:of:)`, `im(of:)`: RoomMedia.swift).
 public struct PluginTenant: Sendable {
     public let id: TenantID
     public let name: String
-    public let im: any IMProvider
-    public let live: any LiveProvider
-    public let intercom: any IntercomProvider
+    let im: any IMProvider
+    let live: any LiveProvider
+    let intercom: any IntercomProvider
 
     public init(id: TenantID, name: String, im: any IMProvider, live: any LiveProvider, intercom: any IntercomProvider) {
         self.id = id
