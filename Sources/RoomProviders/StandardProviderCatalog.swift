@@ -18,23 +18,23 @@ public struct StandardProviderCatalog: ProviderCatalog {
     /// Schema folders the adapters need.
     public static let schemaFolders = ["im-local"]
 
-    public func makeIM(kind: String, tenant: TenantID, settings: SettingsReader, timeout: Double) -> (any IMProvider)? {
+    public func makeIM(kind: String, tenant: TenantID, settings: SettingsReader, timeout: Double) -> MadeIM? {
         switch kind {
         case "local":
-            return LocalIMProvider(tenantID: tenant, database: database, clock: clock, limits: LocalIMLimits(settings))
+            return MadeIM(inRoomDatabase: LocalIMProvider(tenantID: tenant, database: database, clock: clock, limits: LocalIMLimits(settings)))
         case "netease":
             let appKey = settings.string("appKey", default: "")
             let baseURL = url(settings, "baseURL", default: "https://api.yunxinapi.com/nimserver")
             if appKey.isEmpty { settings.report("appKey", "is required for NetEase") }
             guard let secret = settings.secret("appSecret"), !appKey.isEmpty, let baseURL else { return nil }
-            return NetEaseIMProvider(.init(appKey: appKey, appSecret: secret, baseURL: baseURL, timeoutSeconds: timeout), clock: clock)
+            return MadeIM(NetEaseIMProvider(.init(appKey: appKey, appSecret: secret, baseURL: baseURL, timeoutSeconds: timeout), clock: clock))
         case "rongcloud":
             let appKey = settings.string("appKey", default: "")
             let baseURL = url(settings, "baseURL", default: "https://api.rong-api.com")
             let backupURL = url(settings, "backupURL", default: "https://api-b.rong-api.com")
             if appKey.isEmpty { settings.report("appKey", "is required for RongCloud") }
             guard let secret = settings.secret("appSecret"), !appKey.isEmpty, let baseURL else { return nil }
-            return RongCloudIMProvider(.init(appKey: appKey, appSecret: secret, baseURL: baseURL, backupURL: backupURL, timeoutSeconds: timeout), clock: clock)
+            return MadeIM(RongCloudIMProvider(.init(appKey: appKey, appSecret: secret, baseURL: baseURL, backupURL: backupURL, timeoutSeconds: timeout), clock: clock))
         default:
             return nil
         }

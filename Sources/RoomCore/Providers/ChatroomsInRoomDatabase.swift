@@ -30,10 +30,3 @@ public protocol ChatroomsInRoomDatabase: IMProvider {
     func appendChatroomEffects(to sql: inout PostgresQuery.StringInterpolation, _ effects: [IMEffect], chatroom: String, now: Date,
                                onlyIf gate: String)
 }
-
-extension Tenant {
-    /// The tenant's IM when its chatrooms live in this database.
-    var chatroomsInRoomDatabase: (any ChatroomsInRoomDatabase)? {
-        ((im as? TimeLimitedIM)?.base ?? im) as? any ChatroomsInRoomDatabase
-    }
-}

@@ -7,6 +7,9 @@ public struct Tenant: Sendable {
     /// Lowercase hex SHA-256 digests of the tenant's admin API keys.
     public let adminKeyHashes: [String]
     public let im: any IMProvider
+    /// The IM when its adapter declared its chatrooms rows of this database
+    /// (`MadeIM`): the room's own statements then write its chatroom effects.
+    public let chatroomsInRoomDatabase: (any ChatroomsInRoomDatabase)?
     public let live: any LiveProvider
     public let intercom: any IntercomProvider
     public let plugins: [String: EnabledPlugin]
@@ -26,8 +29,9 @@ public struct Tenant: Sendable {
         id: TenantID, name: String, file: String, adminKeyHashes: [String], im: any IMProvider,
         live: any LiveProvider, intercom: any IntercomProvider, plugins: [String: EnabledPlugin], callbacks: [String: any CallbackVerifier] = [:],
         retention: RetentionPolicy = .init(), webhooks: [WebhookEndpoint] = [], budgets: RequestBudgets = .init(),
-        maxAccounts: Int? = nil
+        maxAccounts: Int? = nil, chatroomsInRoomDatabase: (any ChatroomsInRoomDatabase)? = nil
     ) {
+        self.chatroomsInRoomDatabase = chatroomsInRoomDatabase
         self.maxAccounts = maxAccounts
         self.budgets = budgets
         self.webhooks = webhooks
@@ -81,7 +85,27 @@ public protocol ProviderCatalog: Sendable {
     /// Each reads the adapter's settings (reporting problems on `settings`)
     /// and builds it; nil when the settings are unusable. `timeout` bounds
     /// every call, in seconds.
-    func makeIM(kind: String, tenant: TenantID, settings: SettingsReader, timeout: Double) -> (any IMProvider)?
+    func makeIM(kind: String, tenant: TenantID, settings: SettingsReader, timeout: Double) -> MadeIM?
     func makeLive(kind: String, tenant: TenantID, settings: SettingsReader, timeout: Double) -> (any LiveProvider)?
     func makeIntercom(kind: String, tenant: TenantID, settings: SettingsReader) -> (any IntercomProvider)?
+}
+
+/// An IM adapter and what it declares it can do (#42: the engine used to
+/// find out by downcasting the tenant's IM through its wrappers).
+public struct MadeIM: Sendable {
+    public let provider: any IMProvider
+    /// Set when the adapter's chatrooms are rows of the server's database.
+    public let chatroomsInRoomDatabase: (any ChatroomsInRoomDatabase)?
+
+    /// A vendor's adapter: its calls leave the database.
+    public init(_ provider: any IMProvider) {
+        self.provider = provider
+        chatroomsInRoomDatabase = nil
+    }
+
+    /// An adapter whose chatrooms are rows of the server's database.
+    public init(inRoomDatabase provider: any ChatroomsInRoomDatabase) {
+        self.provider = provider
+        chatroomsInRoomDatabase = provider
+    }
 }

@@ -72,10 +72,10 @@ public struct TenantLoader: Sendable {
         let issues = root.issues
         guard issues.isEmpty, let im, let live, let intercom else { return (nil, issues) }
         var callbacks: [String: any CallbackVerifier] = [:]
-        for verifier in [im.base, live].compactMap({ $0 as? any CallbackVerifier }) { callbacks[verifier.callbackName] = verifier }
-        return (Tenant(id: id, name: name, file: file, adminKeyHashes: keys, im: im, live: live, intercom: intercom,
+        for verifier in [im.made.provider, live].compactMap({ $0 as? any CallbackVerifier }) { callbacks[verifier.callbackName] = verifier }
+        return (Tenant(id: id, name: name, file: file, adminKeyHashes: keys, im: im.im, live: live, intercom: intercom,
                        plugins: plugins, callbacks: callbacks, retention: retention, webhooks: webhooks, budgets: budgets,
-                       maxAccounts: maxAccounts), [])
+                       maxAccounts: maxAccounts, chatroomsInRoomDatabase: im.made.chatroomsInRoomDatabase), [])
     }
 
     public static func isValidID(_ id: String) -> Bool {
@@ -94,13 +94,13 @@ public struct TenantLoader: Sendable {
         }
     }
 
-    private func imProvider(_ providers: SettingsReader, tenant: TenantID) -> TimeLimitedIM? {
+    private func imProvider(_ providers: SettingsReader, tenant: TenantID) -> (im: TimeLimitedIM, made: MadeIM)? {
         let im = providers.table("im")
         let kind = im.string("kind", default: "local")
         let timeout = Double(im.duration("timeout", default: 5, in: 1...120))
         guard providers.catalogKnows(kind, in: self.providers.imKinds, key: "im.kind"),
-              let adapter = self.providers.makeIM(kind: kind, tenant: tenant, settings: im, timeout: timeout) else { return nil }
-        return TimeLimitedIM(adapter, seconds: timeout)
+              let made = self.providers.makeIM(kind: kind, tenant: tenant, settings: im, timeout: timeout) else { return nil }
+        return (TimeLimitedIM(made.provider, seconds: timeout), made)
     }
 
     private func liveProvider(_ providers: SettingsReader, tenant: TenantID) -> (any LiveProvider)? {
