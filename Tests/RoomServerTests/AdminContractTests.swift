@@ -45,7 +45,8 @@ import Testing
                           "/admin/v1/tenants/{tenant}/outbox/replay": #"{"since":"2026-01-01T00:00:00Z"}"#,
                           "/admin/v1/tenants/{tenant}/rooms/{room}/bans": #"{"account":"z","durationSeconds":60}"#,
                           "/admin/v1/tenants/{tenant}/bans": #"{"account":"z","durationSeconds":60}"#,
-                          "/admin/v1/tenants/{tenant}/rooms/{room}/mutes": #"{"account":"z","durationSeconds":60}"#]
+                          "/admin/v1/tenants/{tenant}/rooms/{room}/mutes": #"{"account":"z","durationSeconds":60}"#,
+                          "/admin/v1/tenants/{tenant}/keys": #"{"label":"contract","scopes":["read"]}"#]
             var auditedActions: Set<String> = []
             // The dissolve last, so the other calls meet an open room.
             for operation in operations.sorted(by: { ($0.path.hasSuffix("dissolve") ? 1 : 0, $0.path) < ($1.path.hasSuffix("dissolve") ? 1 : 0, $1.path) }) {
@@ -53,6 +54,7 @@ import Testing
                     .replacingOccurrences(of: "{entry}", with: "1").replacingOccurrences(of: "{accid}", with: "o")
                     .replacingOccurrences(of: "{endpoint}", with: "backend").replacingOccurrences(of: "{account}", with: "o")
                     .replacingOccurrences(of: "{ban}", with: "1").replacingOccurrences(of: "{mute}", with: "1")
+                    .replacingOccurrences(of: "{key}", with: "ak0")
                 let method = try #require(HTTPRequest.Method(operation.method.uppercased()))
                 let requestID = "contract-" + Secrets.randomToken(bytes: 6)
                 let answer = try await http.request(method, uri, key: fixture.operatorKey,

@@ -17,6 +17,8 @@ public enum AuditAction: String, Sendable, CaseIterable, Equatable {
     case outboxReplay = "outbox.replay"
     case webhookTest = "webhook.test"
     case tenantsReload = "tenants.reload"
+    case keyCreate = "key.create"
+    case keyRevoke = "key.revoke"
 
     /// The names as a JSON array, for the contract.
     public static var jsonList: String {

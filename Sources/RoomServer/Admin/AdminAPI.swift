@@ -33,7 +33,7 @@ struct AdminAPI: Sendable {
         }
         let admin = router.group("admin/v1")
             .add(middleware: AdminAuthMiddleware(operatorKeyDigest: operatorKeyDigest, tenants: tenants, trustedProxies: trustedProxies, clock: services.clock, budgets: budgets,
-                                             fingerprintSecret: fingerprintSecret))
+                                             fingerprintSecret: fingerprintSecret, keys: AdminKeyStore(database: services.database)))
             .add(middleware: AdminSlotsMiddleware(slots: slots))
             .add(middleware: AdminInputMiddleware())
             .add(middleware: AdminIdempotencyMiddleware(store: idempotency))
@@ -48,6 +48,7 @@ struct AdminAPI: Sendable {
         registerSessionRoutes(admin.group("tenants/:tenant"))
         registerUsageRoutes(admin.group("tenants/:tenant"))
         registerLimitsRoutes(admin.group("tenants/:tenant"))
+        registerKeyRoutes(admin.group("tenants/:tenant"))
     }
 
     /// Revocation: every session (sid, SealMic authorization) of an account

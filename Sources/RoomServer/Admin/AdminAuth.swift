@@ -30,6 +30,8 @@ struct AdminAuthMiddleware: RouterMiddleware {
     let budgets: RequestBudgetGate
     /// The HMAC secret of the audit log's key fingerprints (#41).
     let fingerprintSecret: [UInt8]
+    /// Keys made through the admin API (#44).
+    let keys: AdminKeyStore
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
@@ -41,10 +43,20 @@ struct AdminAuthMiddleware: RouterMiddleware {
         let failures = RequestBudgetGate.Scope.failedAdminKeys(AddressSubject.of(address))
         if let refusal = await budgets.isExhausted(failures, budget: RequestBudgetGate.failedAdminKeys) { throw Throttled(refusal: refusal) }
         var context = context
+        var actor = "tenant-admin"
+        context.adminScopes = Set(AdminScope.allCases)
         if let operatorKeyDigest, Secrets.equal(Secrets.sha256Hex(key), operatorKeyDigest) {
             context.principal = .operator
+            actor = "operator"
         } else if let tenant = tenants.current.sorted.first(where: { $0.acceptsAdminKey(key) }) {
             context.principal = .tenant(tenant.id)
+        } else if AdminKeyStore.looksLikeKey(key), let made = try await keys.resolve(hash: Secrets.sha256Hex(key), now: clock.now()),
+                  tenants[made.tenantID] != nil {
+            // Read on every request: a revoked or expired key is refused on
+            // every instance at once, with no cache to outlive it.
+            context.principal = .tenant(made.tenantID)
+            context.adminScopes = Set(made.scopes.compactMap(AdminScope.init(rawValue:)))
+            actor = "key:\(made.id) (\(made.label))"
         } else {
             // Counted, answered 401 now: only the next unknown key past the limit waits.
             _ = budgets.count(failures, budget: RequestBudgetGate.failedAdminKeys)
@@ -56,9 +68,14 @@ struct AdminAuthMiddleware: RouterMiddleware {
            let refusal = await budgets.admit(.admin(own), budget: tenant.budgets.admin) {
             throw Throttled(refusal: refusal)
         }
+        // A key made with some scopes reaches only the routes of those (#44).
+        let needed = AdminScope.required(method: request.method, path: String(request.uri.path.dropFirst("/admin/v1/".count)))
+        guard context.adminScopes.contains(needed) else {
+            throw Problem(.forbidden, code: "forbidden", detail: "this key lacks the scope \(needed.rawValue)")
+        }
         // Who this is, for the audit rows of whatever the request does (#29).
         let caller = AuditCaller(
-            actor: context.principal == .operator ? "operator" : "tenant-admin", keyFingerprint: AuditCaller.fingerprint(ofKey: key, secret: fingerprintSecret),
+            actor: actor, keyFingerprint: AuditCaller.fingerprint(ofKey: key, secret: fingerprintSecret),
             requestID: RequestID.of(request.headers, context: context), clientAddress: address)
         // The request id goes back on refusals too, so a caller can match its
         // own records to ours either way.

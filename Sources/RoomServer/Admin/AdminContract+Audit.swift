@@ -76,7 +76,7 @@ extension AdminContract {
         "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[^\\u0000]*$"}
       },
       "auditActor": {
-        "name": "actor", "in": "query", "description": "Only this actor (`operator`, `tenant-admin`, `account:<id>`) or key fingerprint",
+        "name": "actor", "in": "query", "description": "Only this actor (`operator`, `tenant-admin`, `key:<id> (<label>)`, `account:<id>`) or key fingerprint",
         "schema": {"type": "string", "minLength": 1, "maxLength": 140, "pattern": "^[^\\u0000]*$"}
       }
     },
@@ -89,7 +89,7 @@ extension AdminContract {
           "id": {"type": "string", "description": "The row's cursor"},
           "tenant": {"type": ["string", "null"], "description": "Null for an act on no one tenant (a tenant reload)"},
           "at": {"type": "string", "format": "date-time"},
-          "actor": {"type": "string", "description": "`operator`, `tenant-admin`, `account:<id>` (a room's host) or `system`"},
+          "actor": {"type": "string", "description": "`operator`, `tenant-admin` (a tenant file's key), `key:<id> (<label>)` (a key made through the API), `account:<id>` (a room's host) or `system`"},
           "keyFingerprint": {"type": ["string", "null"], "description": "16 hex digits of the admin key's HMAC-SHA-256 under the server's secret (never the key); null for a host, and for the operator's acts shown to a tenant"},
           "action": {"type": "string", "enum": \#(AuditAction.jsonList), "description": "What was done"},
           "target": {"type": "string", "description": "What was acted on: room:<id>, room:<id>/account:<id>, account:<id>, outbox:<id>, webhook:<name>, tenants"},

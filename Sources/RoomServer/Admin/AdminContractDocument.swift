@@ -11,7 +11,7 @@ extension AdminContract {
         guard case .object(var root)? = JSONValue.parse(json), case .object(var components)? = root["components"],
               case .object(var schemas)? = components["schemas"], case .object(var paths)? = root["paths"],
               case .object(var parameters)? = components["parameters"] else { return json }
-        for text in [moderationJSON, auditJSON, eventsJSON, sessionsJSON, usageJSON, limitsJSON] {
+        for text in [moderationJSON, auditJSON, eventsJSON, sessionsJSON, usageJSON, limitsJSON, keysJSON] {
             guard case .object(let part)? = JSONValue.parse(text), case .object(let partPaths)? = part["paths"] else { return json }
             paths.merge(partPaths) { first, _ in first }
             if case .object(let partParameters)? = part["components"]?["parameters"] { parameters.merge(partParameters) { first, _ in first } }

@@ -6,6 +6,9 @@ import Hummingbird
 public struct RoomRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var principal: AdminPrincipal?
+    /// What the admin key may do (#44): every scope for the operator's and
+    /// a tenant file's keys, its own for a key made through the API.
+    public var adminScopes: Set<AdminScope> = []
     /// The TCP peer's IP address (a proxy's, behind one).
     public let peerAddress: String?
 

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import RoomCore
+
+/// Admin keys as objects (#44): `POST …/keys` makes one (a label naming who
+/// holds it, its scopes, an optional expiry) and answers the key once;
+/// `GET …/keys` lists them without the key; `DELETE …/keys/{key}` revokes,
+/// refused at once on every instance (each request reads its key's row).
+/// A key grants at most the scopes of the key that makes it.
+extension AdminAPI {
+    struct CreateKeyBody: AdminBody {
+        static let fields: Set<String> = ["label", "scopes", "expiresInSeconds"]
+        static let nullable: Set<String> = ["expiresInSeconds"]
+        let label: String?
+        let scopes: [String]?
+        let expiresInSeconds: Int?
+    }
+
+    /// Five years and a day at most: a longer key is one without an end.
+    static let longestKey = 5 * 366 * 86_400
+
+    static func keyLabel(_ text: String?) throws -> String {
+        guard let text else { throw Problem.invalid("label", "is required") }
+        let allowed = text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || " ._@-".unicodeScalars.contains($0)) }
+        guard (1...64).contains(text.count), allowed else {
+            throw Problem.invalid("label", "must be 1-64 letters, digits, spaces or . _ @ -")
+        }
+        return text
+    }
+
+    static func keyScopes(_ names: [String]?, grantable: Set<AdminScope>) throws -> [AdminScope] {
+        guard let names, !names.isEmpty else { throw Problem.invalid("scopes", "must name at least one scope") }
+        var scopes: [AdminScope] = []
+        for (index, name) in names.enumerated() {
+            guard let scope = AdminScope(rawValue: name) else {
+                throw Problem.invalid("scopes[\(index)]", "must be one of \(AdminScope.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard grantable.contains(scope) else {
+                throw Problem(.forbidden, code: "forbidden", detail: "this key may not grant the scope \(scope.rawValue) (scopes[\(index)]): it does not hold it")
+            }
+            scopes.append(scope)
+        }
+        return Array(Set(scopes)).sorted()
+    }
+
+    func registerKeyRoutes(_ tenantGroup: RouterGroup<RoomRequestContext>) {
+        tenantGroup.post("keys") { request, context -> EditedResponse<AdminKeyDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            let body = try await request.decodeJSON(CreateKeyBody.self, context: context)
+            let label = try Self.keyLabel(body.label)
+            let scopes = try Self.keyScopes(body.scopes, grantable: context.adminScopes)
+            if let seconds = body.expiresInSeconds, !(60...Self.longestKey).contains(seconds) {
+                throw Problem.invalid("expiresInSeconds", "must be between 60 and \(Self.longestKey) seconds")
+            }
+            let now = services.clock.now()
+            let made = try await AdminKeyStore(database: services.database)
+                .create(tenant, label: label, scopes: scopes.map(\.rawValue), expiresAt: body.expiresInSeconds.map { now.addingTimeInterval(TimeInterval($0)) },
+                        now: now, audited: AuditStamp(by: .admin, in: tenant))
+            return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/keys/\(made.key.id)"],
+                                  response: AdminKeyDTO(made.key, secret: made.secret))
+        }
+
+        tenantGroup.get("keys") { _, context -> Page<AdminKeyDTO> in
+            let tenant = try context.authorizedTenant(tenants)
+            return Page(items: try await AdminKeyStore(database: services.database).list(tenant.id).map { AdminKeyDTO($0) }, nextCursor: nil)
+        }
+
+        tenantGroup.delete("keys/:key") { _, context -> AdminKeyDTO in
+            let tenant = try context.authorizedTenant(tenants)
+            let id = try context.parameters.text("key")
+            guard TextRules.fits(id, 1...64),
+                  let key = try await AdminKeyStore(database: services.database)
+                      .revoke(tenant, id: id, now: services.clock.now(), audited: AuditStamp(by: .admin, in: tenant)) else {
+                throw Problem.notFound("no key \(id)")
+            }
+            return AdminKeyDTO(key)
+        }
+    }
+}
+
+/// A key as the admin API shows it; `key` only in the answer that made it.
+struct AdminKeyDTO: ResponseEncodable {
+    let id: String
+    let label: String
+    let scopes: [String]
+    let createdAt: Date
+    let createdBy: String
+    let expiresAt: Date?
+    let revokedAt: Date?
+    let lastUsedAt: Date?
+    let key: String?
+
+    init(_ key: AdminKeyStore.Key, secret: String? = nil) {
+        id = key.id
+        label = key.label
+        scopes = key.scopes
+        createdAt = key.createdAt
+        createdBy = key.createdBy
+        expiresAt = key.expiresAt
+        revokedAt = key.revokedAt
+        lastUsedAt = key.lastUsedAt
+        self.key = secret
+    }
+}
