@@ -142,13 +142,24 @@ let package = Package(
         .executableTarget(
             name: "roomkeeper",
             dependencies: [
-                "RoomCore", "RoomServer", "RoomProviders", "RoomkeeperBuild",
+                "RoomCore", "RoomServer", "RoomProviders", "RoomkeeperBuild", "RoomAdminCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // ROOMKEEPER_EXECUTOR=nio installs NIO's event loops as the global executor.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // `roomkeeper admin …` (#44): the admin API over HTTP, tested against a live server.
+        .target(
+            name: "RoomAdminCLI",
+            dependencies: [
+                "RoomKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // ops/bench's reference: one bare route doing what /room/list does.
@@ -180,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "RoomServerTests",
             dependencies: [
-                "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport", "RoomkeeperBuild",
+                "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport", "RoomkeeperBuild", "RoomAdminCLI",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]
