@@ -9,7 +9,7 @@ import RoomKit
 public struct Admin: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         abstract: "The admin API from a shell: ROOMKEEPER_ADMIN_URL (default http://127.0.0.1:8080) and ROOMKEEPER_ADMIN_KEY (or --key-file).",
-        subcommands: [Rooms.self, Kick.self, Ban.self, Unban.self, Keys.self, Events.self, Usage.self])
+        subcommands: [Rooms.self, Kick.self, Ban.self, Unban.self, Mute.self, Keys.self, Events.self, Usage.self, Outbox.self])
 
     public init() {}
 }

@@ -52,3 +52,19 @@ struct Unban: AsyncParsableCommand {
         connection.show(answer) { CLIOutput.current.table([$0], columns: ["id", "account", "room", "liftedAt", "liftedBy"]) }
     }
 }
+
+struct Mute: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mute a room's member (until lifted, or for --seconds).")
+    @OptionGroup var connection: Connection
+    @Argument var room: Int64
+    @Argument var account: String
+    @Option(help: "For this many seconds (else until lifted).") var seconds: Int?
+    @Option var reason: String?
+
+    func run() async throws {
+        let body = JSONValue.object(["account": .string(account), "durationSeconds": seconds.map { .number(Double($0)) } ?? .null,
+                                     "reason": .string(reason ?? "")]).jsonText
+        let answer = try await connection.client().send(.POST, "tenants/\(try connection.tenantID())/rooms/\(room)/mutes", json: body)
+        connection.show(answer) { CLIOutput.current.table([$0], columns: ["id", "account", "room", "expiresAt", "reason"]) }
+    }
+}

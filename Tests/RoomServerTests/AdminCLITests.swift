@@ -62,6 +62,16 @@ import Testing
             #expect(try await admin("keys revoke \(id)").count == 2)
             await #expect(throws: AdminCLIError.self, "revoked") { try await admin("rooms list", key: key) }
 
+            let muted = try await admin("mute \(room) bob --seconds 60")
+            #expect(muted.count == 2 && muted[1].contains("bob"), "\(muted)")
+            let outbox = try await admin("outbox list --status dead")
+            #expect(outbox.first?.hasPrefix("id") == true, "a table, empty or not: \(outbox)")
+            do {
+                _ = try await admin("outbox retry 999999999")
+                Issue.record("an entry that is not there was retried")
+            } catch let refusal as AdminCLIError {
+                #expect(refusal.description.hasPrefix("Not Found"), "\(refusal)")
+            }
             #expect(try await admin("rooms dissolve \(room)").contains { $0.contains("closed") })
             let cursorFile = FileManager.default.temporaryDirectory.appendingPathComponent("cursor-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: cursorFile) }
