@@ -12,10 +12,12 @@ session, draws the charts, then signs in again as a tenant admin. Every view is 
 Exit status 0 when all holds; what failed is printed otherwise.
     ops/python ops/console_check.py
 """
+import json
 import os
 import subprocess
 import sys
 import time
+import urllib.request
 
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, TimeoutException
@@ -251,6 +253,28 @@ def main():
         options = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "tenant-select")).options]
         shot("10-tenant-admin", "signed in with demo's key: demo's rooms only")
         check(options == ["demo"], f"a tenant admin sees its own tenant only, not {options}")
+        check("tenant-admin" in driver.find_element(By.ID, "whoami").text, "the console says who is signed in")
+
+        # A key made through the API with the read scope only (#44): the
+        # console names it and offers none of the moderation it may not do.
+        made = urllib.request.Request(URL + "/admin/v1/tenants/demo/keys", method="POST",
+                                      data=json.dumps({"label": "console-reader", "scopes": ["read"]}).encode(),
+                                      headers={"Authorization": "Bearer demo-admin-key", "Content-Type": "application/json"})
+        reader = json.load(urllib.request.urlopen(made, timeout=10))
+        driver.find_element(By.ID, "signout").click()
+        visible("signin-view")
+        driver.find_element(By.ID, "key").send_keys(reader["key"])
+        driver.find_element(By.ID, "signin").click()
+        visible("rooms-view")
+        wait.until(lambda d: "console-reader" in d.find_element(By.ID, "whoami").text)
+        driver.find_element(By.CSS_SELECTOR, "nav button[data-view='sessions']").click()
+        visible("sessions-view")
+        shot("11-read-only-key", "signed in with a key of the read scope only: named in the header, no revoke or ban forms")
+        check(not driver.find_element(By.ID, "revoke-form").is_displayed(), "a read-only key is not offered session revocation")
+        driver.find_element(By.CSS_SELECTOR, "nav button[data-view='bans']").click()
+        visible("bans-view")
+        check(not driver.find_element(By.ID, "tenant-ban-form").is_displayed(), "a read-only key is not offered a tenant ban")
+        check(reader["key"] not in driver.page_source, "the key is not in the page")
 
         errors = [entry["message"] for entry in driver.get_log("browser")
                   if entry["level"] == "SEVERE" and "favicon" not in entry["message"]]

@@ -54,7 +54,7 @@ import Testing
                     .replacingOccurrences(of: "{entry}", with: "1").replacingOccurrences(of: "{accid}", with: "o")
                     .replacingOccurrences(of: "{endpoint}", with: "backend").replacingOccurrences(of: "{account}", with: "o")
                     .replacingOccurrences(of: "{ban}", with: "1").replacingOccurrences(of: "{mute}", with: "1")
-                    .replacingOccurrences(of: "{key}", with: "ak0")
+                    .replacingOccurrences(of: "{keyId}", with: "ak0")
                 let method = try #require(HTTPRequest.Method(operation.method.uppercased()))
                 let requestID = "contract-" + Secrets.randomToken(bytes: 6)
                 let answer = try await http.request(method, uri, key: fixture.operatorKey,

@@ -44,7 +44,7 @@ import Testing
             "POST tenants/{tenant}/webhooks/{endpoint}/test": .webhooks,
             "GET tenants/{tenant}/keys": .keys,
             "POST tenants/{tenant}/keys": .keys,
-            "DELETE tenants/{tenant}/keys/{key}": .keys,
+            "DELETE tenants/{tenant}/keys/{keyId}": .keys,
         ]
         let document = try #require(JSONValue.parse(AdminContract.document(plugins: [])))
         let paths = try #require(document["paths"]?.object)
@@ -85,11 +85,21 @@ import Testing
             let kick = try await http.post("/admin/v1/tenants/\(tenant)/rooms/\(roomID)/members/o/kick", key: roomsKey.key, json: "{}")
             #expect(kick.status == .forbidden && kick.json["detail"]?.string?.contains("moderation") == true, "\(kick.text)")
 
+            let me = try await http.get("/admin/v1/me", key: reader.key)
+            #expect(me.json["actor"]?.string == "key:\(reader.id) (ops bot)" && me.json["tenant"]?.string == tenant
+                    && me.json["scopes"] == .array([.string("read")]), "\(me.text)")
+            let operatorMe = try await http.get("/admin/v1/me", key: fixture.operatorKey)
+            #expect(operatorMe.json["actor"]?.string == "operator" && operatorMe.json["tenant"] == nil
+                    && operatorMe.json["scopes"] == .array(AdminScope.allCases.sorted().map { .string($0.rawValue) }), "\(operatorMe.text)")
+
             let keyManager = try await Self.make(http, fixture, scopes: ["keys"], by: fixture.key(0))
             let escalation = try await http.post("/admin/v1/tenants/\(tenant)/keys", key: keyManager.key, json: #"{"label":"x","scopes":["moderation"]}"#)
             #expect(escalation.status == .forbidden, "a keys key grants only the keys scope: \(escalation.text)")
             let bad = try await http.post("/admin/v1/tenants/\(tenant)/keys", key: keyManager.key, json: #"{"label":"x","scopes":["everything"]}"#)
             #expect(bad.status == .badRequest && bad.json["field"]?.string == "scopes[0]", "\(bad.text)")
+            // schemathesis (ST201): more scopes than the contract's maxItems was taken.
+            let six = try await http.post("/admin/v1/tenants/\(tenant)/keys", key: keyManager.key, json: #"{"label":"x","scopes":["keys","keys","keys","keys","keys","keys"]}"#)
+            #expect(six.status == .badRequest && six.json["field"]?.string == "scopes", "\(six.text)")
             let count = try await fixture.database.query("SELECT count(*)::int FROM admin_keys WHERE tenant_id = \(tenant)").decode(Int.self).first
             #expect(count == 3, "refused makes wrote nothing")
         }

@@ -49,6 +49,7 @@ struct AdminAPI: Sendable {
         registerUsageRoutes(admin.group("tenants/:tenant"))
         registerLimitsRoutes(admin.group("tenants/:tenant"))
         registerKeyRoutes(admin.group("tenants/:tenant"))
+        registerMeRoute(admin)
     }
 
     /// Revocation: every session (sid, SealMic authorization) of an account

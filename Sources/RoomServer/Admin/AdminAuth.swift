@@ -68,6 +68,7 @@ struct AdminAuthMiddleware: RouterMiddleware {
            let refusal = await budgets.admit(.admin(own), budget: tenant.budgets.admin) {
             throw Throttled(refusal: refusal)
         }
+        context.adminActor = actor
         // A key made with some scopes reaches only the routes of those (#44).
         let needed = AdminScope.required(method: request.method, path: String(request.uri.path.dropFirst("/admin/v1/".count)))
         guard context.adminScopes.contains(needed) else {

@@ -6,6 +6,22 @@ extension AdminContract {
     static let keysJSON = #"""
 {
   "paths": {
+    "/admin/v1/me": {
+      "get": {
+        "operationId": "whoAmI",
+        "summary": "Who this key is and what it may do",
+        "tags": ["admin"],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Me"}}}
+          },
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
+    },
     "/admin/v1/tenants/{tenant}/keys": {
       "get": {
         "operationId": "listAdminKeys",
@@ -33,7 +49,10 @@ extension AdminContract {
           "201": {
             "description": "Created",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AdminKey"}}},
-            "headers": {"Location": {"schema": {"type": "string"}, "description": "The key's URL"}}
+            "headers": {"Location": {"schema": {"type": "string"}, "description": "The key's URL"}},
+            "links": {
+              "RevokeAdminKey": {"operationId": "revokeAdminKey", "parameters": {"tenant": "$request.path.tenant", "keyId": "$response.body#/id"}}
+            }
           },
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
@@ -51,7 +70,7 @@ extension AdminContract {
         }
       }
     },
-    "/admin/v1/tenants/{tenant}/keys/{key}": {
+    "/admin/v1/tenants/{tenant}/keys/{keyId}": {
       "delete": {
         "operationId": "revokeAdminKey",
         "summary": "Revoke an admin key: refused on every instance from the next request",
@@ -68,7 +87,7 @@ extension AdminContract {
         },
         "parameters": [
           {"$ref": "#/components/parameters/tenant"},
-          {"name": "key", "in": "path", "required": true, "description": "The key's id (`ak…`)", "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[^\\u0000/]*$"}}
+          {"name": "keyId", "in": "path", "required": true, "description": "The key's id (`ak…`)", "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[^\\u0000/]*$"}}
         ]
       }
     }
@@ -76,6 +95,16 @@ extension AdminContract {
   "components": {
     "schemas": {
       "AdminScope": {"type": "string", "enum": ["read", "rooms", "moderation", "webhooks", "keys"]},
+      "Me": {
+        "type": "object",
+        "required": ["actor", "scopes"],
+        "additionalProperties": false,
+        "properties": {
+          "actor": {"type": "string", "description": "`operator`, `tenant-admin` (a tenant file's key) or `key:<id> (<label>)`"},
+          "tenant": {"type": "string", "description": "the tenant a tenant's key reaches; absent for the operator"},
+          "scopes": {"type": "array", "items": {"$ref": "#/components/schemas/AdminScope"}}
+        }
+      },
       "NewAdminKey": {
         "type": "object",
         "required": ["label", "scopes"],

@@ -4,7 +4,7 @@ import RoomCore
 
 /// Admin keys as objects (#44): `POST …/keys` makes one (a label naming who
 /// holds it, its scopes, an optional expiry) and answers the key once;
-/// `GET …/keys` lists them without the key; `DELETE …/keys/{key}` revokes,
+/// `GET …/keys` lists them without the key; `DELETE …/keys/{keyId}` revokes,
 /// refused at once on every instance (each request reads its key's row).
 /// A key grants at most the scopes of the key that makes it.
 extension AdminAPI {
@@ -30,6 +30,8 @@ extension AdminAPI {
 
     static func keyScopes(_ names: [String]?, grantable: Set<AdminScope>) throws -> [AdminScope] {
         guard let names, !names.isEmpty else { throw Problem.invalid("scopes", "must name at least one scope") }
+        // As many as there are scopes: the contract's maxItems.
+        guard names.count <= AdminScope.allCases.count else { throw Problem.invalid("scopes", "must name at most \(AdminScope.allCases.count) scopes") }
         var scopes: [AdminScope] = []
         for (index, name) in names.enumerated() {
             guard let scope = AdminScope(rawValue: name) else {
@@ -41,6 +43,15 @@ extension AdminAPI {
             scopes.append(scope)
         }
         return Array(Set(scopes)).sorted()
+    }
+
+    /// `GET /admin/v1/me`: who the key is and its scopes (the console shows
+    /// them, and offers only what they allow).
+    func registerMeRoute(_ admin: RouterGroup<RoomRequestContext>) {
+        admin.get("me") { _, context -> MeDTO in
+            let tenant: String? = if case .tenant(let id)? = context.principal { id } else { nil }
+            return MeDTO(actor: context.adminActor, tenant: tenant, scopes: context.adminScopes.sorted().map(\.rawValue))
+        }
     }
 
     func registerKeyRoutes(_ tenantGroup: RouterGroup<RoomRequestContext>) {
@@ -65,9 +76,9 @@ extension AdminAPI {
             return Page(items: try await AdminKeyStore(database: services.database).list(tenant.id).map { AdminKeyDTO($0) }, nextCursor: nil)
         }
 
-        tenantGroup.delete("keys/:key") { _, context -> AdminKeyDTO in
+        tenantGroup.delete("keys/:keyId") { _, context -> AdminKeyDTO in
             let tenant = try context.authorizedTenant(tenants)
-            let id = try context.parameters.text("key")
+            let id = try context.parameters.text("keyId")
             guard TextRules.fits(id, 1...64),
                   let key = try await AdminKeyStore(database: services.database)
                       .revoke(tenant, id: id, now: services.clock.now(), audited: AuditStamp(by: .admin, in: tenant)) else {
@@ -101,4 +112,11 @@ struct AdminKeyDTO: ResponseEncodable {
         lastUsedAt = key.lastUsedAt
         self.key = secret
     }
+}
+
+/// Who is calling: `operator`, `tenant-admin` (a tenant file's key) or `key:<id> (<label>)`.
+struct MeDTO: ResponseEncodable {
+    let actor: String
+    let tenant: String?
+    let scopes: [String]
 }

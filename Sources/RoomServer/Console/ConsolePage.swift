@@ -25,6 +25,7 @@ enum ConsolePage {
     <button type="button" data-view="bans">Bans</button>
     <button type="button" data-view="audit">Audit</button>
     <button type="button" data-view="activity">Activity</button>
+    <span id="whoami" class="whoami"></span>
     <button type="button" id="signout">Sign out</button>
   </nav>
 </header>

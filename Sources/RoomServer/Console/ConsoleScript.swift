@@ -9,7 +9,7 @@ enum ConsoleScript {
   const state = { tenants: [], tenant: null, view: null, room: null, timer: null, rooms: { items: [], next: null }, outbox: { items: [], next: null }, audit: { items: [], next: null } };
   const AUDIT_ACTIONS = ['room.create', 'room.extend', 'room.dissolve', 'member.kick', 'member.ban', 'member.unban', 'member.mute', 'member.unmute',
     'tenant.ban', 'tenant.unban',
-    'account.revoke', 'outbox.retry', 'outbox.replay', 'webhook.test', 'tenants.reload'];
+    'account.revoke', 'outbox.retry', 'outbox.replay', 'webhook.test', 'tenants.reload', 'key.create', 'key.revoke'];
   const byId = (id) => document.getElementById(id);
 
   /** An element with text children only: strings become text nodes. */
@@ -81,6 +81,8 @@ enum ConsoleScript {
     sessionStorage.removeItem(KEY);
     stopPolling();
     byId('nav').hidden = true;
+    byId('whoami').textContent = '';
+    for (const scope of ['read', 'rooms', 'moderation', 'webhooks', 'keys']) document.body.classList.remove('can-' + scope);
     // The next person starts from the defaults, not from this one's filters and panels.
     for (const [id, value] of [['room-plugin', ''], ['room-state', 'open'], ['room-find', ''], ['outbox-status', ''], ['outbox-kind', ''],
       ['audit-action', ''], ['audit-actor', ''], ['mod-reason', ''], ['mod-minutes', '']]) byId(id).value = value;
@@ -90,7 +92,17 @@ enum ConsoleScript {
     byId('signin-error').textContent = typeof reason === 'string' ? reason : '';
   }
 
+  /** Who is signed in and what its key may do (#44): the buttons of other
+   *  scopes are not shown (body classes can-<scope>, app.css). */
+  async function whoAmI() {
+    const me = await api('GET', '/me');
+    for (const scope of ['read', 'rooms', 'moderation', 'webhooks', 'keys']) document.body.classList.toggle('can-' + scope, me.scopes.includes(scope));
+    byId('whoami').textContent = me.actor + ' · ' + me.scopes.join(', ');
+    byId('whoami').title = 'Signed in as ' + me.actor + (me.tenant ? ' of tenant ' + me.tenant : '') + ', with the scopes ' + me.scopes.join(', ');
+  }
+
   async function start() {
+    await whoAmI();
     const page = await api('GET', '/tenants');
     state.tenants = page.items;
     const select = byId('tenant-select');

@@ -8,6 +8,11 @@ header h1 { font-size: 1.2rem; margin: 0; }
 nav { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; }
 nav button, nav select { font: inherit; }
 nav button.current { background: #3d7eff; color: #fff; border-color: #3d7eff; }
+.whoami { font-size: .85rem; opacity: .85; max-width: 28rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+/* A key's scopes (#44): what it may not do is not offered. */
+body:not(.can-moderation) button.kick, body:not(.can-moderation) button.ban, body:not(.can-moderation) button.mute,
+body:not(.can-moderation) button.lift, body:not(.can-moderation) #revoke-form, body:not(.can-moderation) #tenant-ban-form,
+body:not(.can-webhooks) button.retry, body:not(.can-webhooks) button.send-test, body:not(.can-webhooks) #replay-form { display: none; }
 main { padding: 1rem 1.2rem; }
 table { border-collapse: collapse; width: 100%; background: #fff; margin-bottom: 1rem; }
 th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e1e4ea; vertical-align: top; overflow-wrap: anywhere; }

@@ -9,6 +9,8 @@ public struct RoomRequestContext: RequestContext {
     /// What the admin key may do (#44): every scope for the operator's and
     /// a tenant file's keys, its own for a key made through the API.
     public var adminScopes: Set<AdminScope> = []
+    /// Who the admin caller is, as the audit log names it.
+    public var adminActor = ""
     /// The TCP peer's IP address (a proxy's, behind one).
     public let peerAddress: String?
 
