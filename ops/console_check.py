@@ -190,6 +190,12 @@ def main():
             wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#audit tr[data-action='{action}']"))
         shot("04f-audit", "the audit log: each act with the operator's key fingerprint, target, outcome, request id and address")
         check(OPERATOR_KEY not in driver.page_source, "no key reaches the audit view")
+        # #44: at 1280 px no value breaks mid-word ("operator", "member.kick" did):
+        # each cell is one line, cut with an ellipsis, its whole value its title.
+        cells = driver.execute_script("return Array.from(document.querySelectorAll('#audit td .cell'))"
+                                      ".map((c) => [c.textContent, c.title, c.getClientRects().length])")
+        check(cells and all(text == title and lines == 1 for text, title, lines in cells),
+              f"every audit cell is one line with its whole value as its title: {[c for c in cells if c[2] != 1][:3]}")
         Select(driver.find_element(By.ID, "audit-action")).select_by_value("member.kick")
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#audit tr[data-action]")
                    and all(r.get_attribute("data-action") == "member.kick" for r in d.find_elements(By.CSS_SELECTOR, "#audit tr[data-action]")))

@@ -30,6 +30,14 @@ enum ConsoleScript {
   function fill(tbody, rows, columns) {
     tbody.replaceChildren(...rows);
     if (rows.length === 0) tbody.append(el('tr', {}, el('td', { colspan: columns, class: 'muted' }, 'none')));
+    // #44: a long value is cut with an ellipsis, never broken mid-word
+    // ("operator", "member.kick" did at 1280 px); the whole value is its title.
+    for (const td of tbody.querySelectorAll('td')) {
+      if (td.children.length === 0 && td.textContent.length > 0 && !td.classList.contains('muted')) {
+        const text = td.textContent;
+        td.replaceChildren(el('span', { class: 'cell', title: text }, text));
+      }
+    }
   }
 
   function when(text) {

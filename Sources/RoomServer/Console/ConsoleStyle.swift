@@ -15,7 +15,8 @@ body:not(.can-moderation) button.lift, body:not(.can-moderation) #revoke-form, b
 body:not(.can-webhooks) button.retry, body:not(.can-webhooks) button.send-test, body:not(.can-webhooks) #replay-form { display: none; }
 main { padding: 1rem 1.2rem; }
 table { border-collapse: collapse; width: 100%; background: #fff; margin-bottom: 1rem; }
-th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e1e4ea; vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e1e4ea; vertical-align: top; }
+td .cell { display: inline-block; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
 tbody tr.link { cursor: pointer; }
 tbody tr.link:hover { background: #eef3ff; }
 .filters { display: flex; gap: 1rem; align-items: center; margin-bottom: .6rem; }
