@@ -105,4 +105,25 @@ private final class Finished: Sendable {
     private let state = Mutex<[String]>([])
     func append(_ name: String) { state.withLock { $0.append(name) } }
     var names: [String] { state.withLock { $0 } }
+    /// A request parked behind something else gives its slot back while it
+    /// waits, and holds it again after, whatever the wait ended with; a
+    /// park inside a park gives it back once.
+    @Test func aParkedRequestGivesItsSlotBackAndTakesItAgain() async throws {
+        let slots = FairPermits(capacity: 1)
+        try await slots.acquire(for: "a", until: .now + .seconds(5))
+        try await RequestSlot.$current.withValue(RequestSlot(slots, owner: "a")) {
+            try await RequestSlot.whileParked {
+                #expect(slots.heldByOwner.isEmpty)
+                try await slots.acquire(for: "b", until: .now + .seconds(5))
+                slots.release(for: "b")
+                try await RequestSlot.whileParked { #expect(slots.heldByOwner.isEmpty) }
+            }
+            #expect(slots.heldByOwner == ["a": 1])
+            struct Refused: Error {}
+            await #expect(throws: Refused.self) { try await RequestSlot.whileParked { throw Refused() } }
+            #expect(slots.heldByOwner == ["a": 1], "taken again after a wait that threw")
+        }
+        slots.release(for: "a")
+        #expect(slots.heldByOwner.isEmpty)
+    }
 }

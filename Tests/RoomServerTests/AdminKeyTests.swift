@@ -156,4 +156,28 @@ import Testing
             }
         }
     }
+    /// A key revokes only keys whose every scope it holds (a `keys`-only
+    /// key could otherwise take the tenant's moderation keys away), and a
+    /// second revocation answers the key as it is and writes no audit row.
+    @Test func aKeyRevokesOnlyKeysWithinItsScopesAndOnlyOnce() async throws {
+        let fixture = try await ServerFixture()
+        let tenant = fixture.id(0)
+        try await fixture.live { http in
+            let moderator = try await Self.make(http, fixture, scopes: ["moderation", "read"], by: fixture.key(0), label: "mods")
+            let keyManager = try await Self.make(http, fixture, scopes: ["keys"], by: fixture.key(0), label: "keeper")
+            let peer = try await Self.make(http, fixture, scopes: ["keys"], by: fixture.key(0), label: "peer")
+            let refused = try await http.request(.delete, "/admin/v1/tenants/\(tenant)/keys/\(moderator.id)", key: keyManager.key)
+            #expect(refused.status == .forbidden && refused.json["detail"]?.string?.contains("moderation") == true, "\(refused.text)")
+            #expect(try await http.get("/admin/v1/tenants/\(tenant)/rooms", key: moderator.key).status == .ok, "the moderation key still works")
+            #expect(try await http.request(.delete, "/admin/v1/tenants/\(tenant)/keys/\(peer.id)", key: keyManager.key).status == .ok,
+                    "a key within its scopes is revoked")
+            let first = try await http.request(.delete, "/admin/v1/tenants/\(tenant)/keys/\(moderator.id)", key: fixture.key(0))
+            let again = try await http.request(.delete, "/admin/v1/tenants/\(tenant)/keys/\(moderator.id)", key: fixture.key(0))
+            #expect(first.status == .ok && again.status == .ok && first.json["revokedAt"] == again.json["revokedAt"], "\(again.text)")
+            let rows = try await fixture.database.query("""
+                SELECT target FROM audit_log WHERE tenant_id = \(tenant) AND action = 'key.revoke' ORDER BY target
+                """).decode(String.self)
+            #expect(rows.sorted() == ["key:\(moderator.id)", "key:\(peer.id)"].sorted(), "one row per revocation: \(rows)")
+        }
+    }
 }

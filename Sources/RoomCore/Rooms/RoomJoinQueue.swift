@@ -29,7 +29,7 @@ final class RoomJoinQueue: Sendable {
 
     typealias Outcome = Result<RoomEngine.JoinOutcome, any Error>
 
-    private enum Turn: Sendable {
+    fileprivate enum Turn: Sendable {
         case lead
         case done(Outcome)
     }
@@ -65,8 +65,11 @@ final class RoomJoinQueue: Sendable {
             return state.nextID
         }
         if let id = queued {
-            switch try await waitForTurn(key, id: id, request: request,
-                                         until: DatabaseDeadline.until(atMost: DatabaseDeadline.statementSeconds)) {
+            // Parked, the join gives its request slot back (`RequestSlot`).
+            let turn = try await RequestSlot.whileParked {
+                try await waitForTurn(key, id: id, request: request, until: DatabaseDeadline.until(atMost: DatabaseDeadline.statementSeconds))
+            }
+            switch turn {
             case .done(let outcome): return try outcome.get()
             case .lead: break
             }

@@ -70,13 +70,25 @@ final class RoomWriteQueue: Sendable {
             return state.nextID
         }
         guard let id = queued else { return try await lead(key, on: database, body) }
-        // As long as its statement would have waited for the room's row lock.
-        switch try await waitForTurn(key, id: id, until: DatabaseDeadline.until(atMost: DatabaseDeadline.statementSeconds)) {
-        case .lead:
-            return try await lead(key, on: database, body)
-        case .join(let part):
-            return try await part.write(body)
+        // Parked, the writer gives its request slot back (`RequestSlot`); a
+        // writer handed the leader's transaction writes under the leader's
+        // slot, and takes its own back once the batch has committed.
+        let parked: Parked<Result> = try await RequestSlot.whileParked {
+            // As long as its statement would have waited for the room's row lock.
+            switch try await waitForTurn(key, id: id, until: DatabaseDeadline.until(atMost: DatabaseDeadline.statementSeconds)) {
+            case .lead: return .lead
+            case .join(let part): return .wrote(try await part.write(body))
+            }
         }
+        switch parked {
+        case .lead: return try await lead(key, on: database, body)
+        case .wrote(let result): return result
+        }
+    }
+
+    private enum Parked<Result: Sendable>: Sendable {
+        case lead
+        case wrote(Result)
     }
 
     private func lead<Result: Sendable>(

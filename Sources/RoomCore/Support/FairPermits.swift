@@ -178,6 +178,13 @@ public final class FairPermits: Sendable {
         }
     }
 
+    /// Takes a permit for `owner` now, past the capacity if need be: for a
+    /// request whose work is done and only its answer is left
+    /// (`RequestSlot`). Pair with `release`.
+    public func takeRegardless(for owner: String) {
+        state.withLock { $0.take(owner) }
+    }
+
     /// Gives `owner`'s permit back and hands permits to waiting owners.
     public func release(for owner: String) {
         let limits = self.limits

@@ -72,19 +72,50 @@ public struct AdminKeyStore: Sendable {
             """))
     }
 
+    /// A key holding scopes its revoker does not: revoking it would let a
+    /// `keys`-only key take away what it could never have granted.
+    public struct BeyondRevokerScopes: Error, Equatable {
+        public let scopes: [String]
+    }
+
+    /// What a revocation does to `key`, decided without I/O.
+    enum Revocation: Equatable {
+        case revoke
+        /// Revoked before: answered as it is, nothing written (no second audit row).
+        case alreadyRevoked
+        case refused(missing: [String])
+
+        static func decide(_ key: Key, revokerScopes: Set<String>) -> Revocation {
+            if key.revokedAt != nil { return .alreadyRevoked }
+            let missing = key.scopes.filter { !revokerScopes.contains($0) }
+            return missing.isEmpty ? .revoke : .refused(missing: missing)
+        }
+    }
+
     /// Revokes the key, audited; nil when the tenant has no such key. A key
-    /// revoked already keeps its first revocation time.
-    public func revoke(_ tenant: Tenant, id: String, now: Date, audited stamp: AuditStamp) async throws -> Key? {
+    /// revoked already is answered as it is, with nothing written; a key
+    /// with a scope `revokerScopes` lacks is refused (`BeyondRevokerScopes`).
+    public func revoke(_ tenant: Tenant, id: String, revokerScopes: Set<String>, now: Date, audited stamp: AuditStamp) async throws -> Key? {
         try await database.transaction { connection in
-            let rows = try await connection.run("""
-                UPDATE admin_keys SET revoked_at = coalesce(revoked_at, \(now))
-                WHERE tenant_id = \(tenant.id) AND key_id = \(id)
-                RETURNING \(unescaped: Self.columns)
+            // The row lock in its own statement: two revocations, one audit row.
+            let locked = try await connection.run("""
+                SELECT \(unescaped: Self.columns) FROM admin_keys WHERE tenant_id = \(tenant.id) AND key_id = \(id) FOR UPDATE
                 """, logger: database.logger).collect()
-            guard let key = try Self.keys(rows).first else { return nil }
-            try await AuditLog.append(AuditAct(tenantID: tenant.id, action: .keyRevoke, target: "key:\(id)", detail: ["label": key.label]),
-                                      stamp, now: now, on: connection, logger: database.logger)
-            return key
+            guard var key = try Self.keys(locked).first else { return nil }
+            switch Revocation.decide(key, revokerScopes: revokerScopes) {
+            case .alreadyRevoked:
+                return key
+            case .refused(let missing):
+                throw BeyondRevokerScopes(scopes: missing)
+            case .revoke:
+                try await connection.run("""
+                    UPDATE admin_keys SET revoked_at = \(now) WHERE tenant_id = \(tenant.id) AND key_id = \(id)
+                    """, logger: database.logger)
+                key.revokedAt = now
+                try await AuditLog.append(AuditAct(tenantID: tenant.id, action: .keyRevoke, target: "key:\(id)", detail: ["label": key.label]),
+                                          stamp, now: now, on: connection, logger: database.logger)
+                return key
+            }
         }
     }
 

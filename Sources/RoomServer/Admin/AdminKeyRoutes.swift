@@ -6,7 +6,8 @@ import RoomCore
 /// holds it, its scopes, an optional expiry) and answers the key once;
 /// `GET …/keys` lists them without the key; `DELETE …/keys/{keyId}` revokes,
 /// refused at once on every instance (each request reads its key's row).
-/// A key grants at most the scopes of the key that makes it.
+/// A key grants at most the scopes of the key that makes it, and revokes
+/// only keys whose scopes it holds all of.
 extension AdminAPI {
     struct CreateKeyBody: AdminBody {
         static let fields: Set<String> = ["label", "scopes", "expiresInSeconds"]
@@ -79,12 +80,18 @@ extension AdminAPI {
         tenantGroup.delete("keys/:keyId") { _, context -> AdminKeyDTO in
             let tenant = try context.authorizedTenant(tenants)
             let id = try context.parameters.text("keyId")
-            guard TextRules.fits(id, 1...64),
-                  let key = try await AdminKeyStore(database: services.database)
-                      .revoke(tenant, id: id, now: services.clock.now(), audited: AuditStamp(by: .admin, in: tenant)) else {
-                throw Problem.notFound("no key \(id)")
+            guard TextRules.fits(id, 1...64) else { throw Problem.notFound("no key \(id)") }
+            do {
+                guard let key = try await AdminKeyStore(database: services.database)
+                    .revoke(tenant, id: id, revokerScopes: Set(context.adminScopes.map(\.rawValue)), now: services.clock.now(),
+                            audited: AuditStamp(by: .admin, in: tenant)) else {
+                    throw Problem.notFound("no key \(id)")
+                }
+                return AdminKeyDTO(key)
+            } catch let beyond as AdminKeyStore.BeyondRevokerScopes {
+                throw Problem(.forbidden, code: "forbidden",
+                              detail: "this key may not revoke key \(id): it holds \(beyond.scopes.joined(separator: ", ")), which this key does not")
             }
-            return AdminKeyDTO(key)
         }
     }
 }

@@ -26,6 +26,8 @@ struct AdminSlotsMiddleware: RouterMiddleware {
             return response
         }
         defer { slots.release(for: owner) }
-        return try await next(request, context)
+        return try await RequestSlot.$current.withValue(RequestSlot(slots, owner: owner)) {
+            try await next(request, context)
+        }
     }
 }

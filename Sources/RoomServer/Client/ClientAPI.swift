@@ -102,7 +102,9 @@ struct ClientAPI: Sendable {
         let parts = ClientCallParts(
             tenant: tenant, policy: enabled.policy, parameters: parameters, headers: headers, clientAddress: address,
             services: services, logger: logger)
-        let (response, failure) = await answer(request, parts: parts, context: context, enabled: enabled, route: signature.path, index: route)
+        let (response, failure) = await RequestSlot.$current.withValue(RequestSlot(slots, owner: tenantID)) {
+            await answer(request, parts: parts, context: context, enabled: enabled, route: signature.path, index: route)
+        }
         BilledRequest.count(tenant.id, at: services.clock.now(), unless: failure.map { Self.unauthenticated($0, style) } ?? false)
         guard let keyed else { return response }
         switch failure {
