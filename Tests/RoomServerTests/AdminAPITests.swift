@@ -76,7 +76,11 @@ import Testing
         let tenant = fixture.id(0)
         try await fixture.live { http in
             let document = try await http.get("/admin/v1/openapi.json").json
-            let branches = document["components"]?["schemas"]?["CreateRoom"]?["oneOf"]?.arrayValue ?? []
+            let schemas = document["components"]?["schemas"]
+            // Each branch a named schema, for client generators (#44).
+            let branches = (schemas?["CreateRoom"]?["oneOf"]?.arrayValue ?? []).compactMap { branch in
+                branch["$ref"]?.string.flatMap { schemas?[String($0.split(separator: "/").last ?? "")] }
+            }
             #expect(branches.compactMap { $0["properties"]?["plugin"]?["const"]?.string } == ["test-rooms"], "one schema per hosted plugin")
             let path = "/admin/v1/tenants/\(tenant)/rooms"
             let unknownOption = try await http.post(path, key: fixture.operatorKey, json: #"{"plugin":"test-rooms","name":"x","owner":"o","options":{"colour":"red"}}"#)

@@ -17,7 +17,9 @@ extension AdminContract {
             if case .object(let partParameters)? = part["components"]?["parameters"] { parameters.merge(partParameters) { first, _ in first } }
             if case .object(let partSchemas)? = part["components"]?["schemas"] { schemas.merge(partSchemas) { first, _ in first } }
         }
-        schemas["CreateRoom"] = createRoom(plugins)
+        let creation = createRoom(plugins)
+        schemas["CreateRoom"] = creation.createRoom
+        schemas.merge(creation.named) { _, plugin in plugin }
         paths = throttled(paths)
         components["schemas"] = .object(schemas)
         components["parameters"] = .object(parameters)
@@ -45,11 +47,18 @@ extension AdminContract {
         }
     }
 
-    static func createRoom(_ plugins: [AnyRoomPlugin]) -> JSONValue {
+    /// `CreateRoom` and, per plugin, `Create<Plugin>Room` and its
+    /// `<Plugin>RoomOptions`, each a named schema: a client generator names
+    /// its types after them (openapi-python-client made two types of one
+    /// name from the inline branches, and dropped both).
+    static func createRoom(_ plugins: [AnyRoomPlugin]) -> (createRoom: JSONValue, named: [String: JSONValue]) {
+        var named: [String: JSONValue] = [:]
         let branches: [JSONValue] = plugins.map { plugin in
+            let typeName = plugin.id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
             var required: [JSONValue] = ["plugin", "name", "owner"]
             if plugin.creationOptions["required"]?.arrayValue?.isEmpty == false { required.append("options") }
-            return [
+            named["\(typeName)RoomOptions"] = plugin.creationOptions
+            named["Create\(typeName)Room"] = [
                 "type": "object", "title": .string(plugin.id), "required": .array(required),
                 "properties": [
                     "plugin": ["const": .string(plugin.id)],
@@ -57,11 +66,13 @@ extension AdminContract {
                     "owner": TextRules.schema(1...128, description: "The owner's account"),
                     "ttlSeconds": ["type": ["integer", "null"], "minimum": 1, "maximum": .number(Double(RoomLifecycle.ttlRange.upperBound)),
                                    "description": "Seconds until the room expires (366 days at most); the tenant's policy when absent or null"],
-                    "options": plugin.creationOptions,
+                    "options": ["$ref": .string("#/components/schemas/\(typeName)RoomOptions")],
                 ],
             ]
+            return ["$ref": .string("#/components/schemas/Create\(typeName)Room")]
         }
-        return ["oneOf": .array(branches),
+        let createRoom: JSONValue = ["oneOf": .array(branches),
                 "description": "One schema per plugin this server hosts. A plugin the tenant does not enable is `plugin_not_enabled` (404); an option the plugin does not name is `invalid_options` (422)."]
+        return (createRoom, named)
     }
 }

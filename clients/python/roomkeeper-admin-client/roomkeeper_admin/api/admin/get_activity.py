@@ -1,0 +1,236 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.activity import Activity
+from ...models.problem import Problem
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    tenant: str,
+    *,
+    minutes: int | Unset = 60,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    params["minutes"] = minutes
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/admin/v1/tenants/{tenant}/activity".format(tenant=quote(str(tenant), safe=""),),
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Activity | Problem | None:
+    if response.status_code == 200:
+        response_200 = Activity.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Activity | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    minutes: int | Unset = 60,
+
+) -> Response[Activity | Problem]:
+    """ Room transitions per minute (created, joined, left, closed) over the last minutes, oldest first
+
+    Args:
+        tenant (str):
+        minutes (int | Unset):  Default: 60.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Activity | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        tenant=tenant,
+minutes=minutes,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    minutes: int | Unset = 60,
+
+) -> Activity | Problem | None:
+    """ Room transitions per minute (created, joined, left, closed) over the last minutes, oldest first
+
+    Args:
+        tenant (str):
+        minutes (int | Unset):  Default: 60.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Activity | Problem
+     """
+
+
+    return sync_detailed(
+        tenant=tenant,
+client=client,
+minutes=minutes,
+
+    ).parsed
+
+async def asyncio_detailed(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    minutes: int | Unset = 60,
+
+) -> Response[Activity | Problem]:
+    """ Room transitions per minute (created, joined, left, closed) over the last minutes, oldest first
+
+    Args:
+        tenant (str):
+        minutes (int | Unset):  Default: 60.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Activity | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        tenant=tenant,
+minutes=minutes,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    minutes: int | Unset = 60,
+
+) -> Activity | Problem | None:
+    """ Room transitions per minute (created, joined, left, closed) over the last minutes, oldest first
+
+    Args:
+        tenant (str):
+        minutes (int | Unset):  Default: 60.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Activity | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        tenant=tenant,
+client=client,
+minutes=minutes,
+
+    )).parsed

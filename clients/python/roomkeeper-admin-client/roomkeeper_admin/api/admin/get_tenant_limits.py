@@ -1,0 +1,231 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.problem import Problem
+from ...models.tenant_limits import TenantLimits
+from typing import cast
+
+
+
+def _get_kwargs(
+    tenant: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/admin/v1/tenants/{tenant}/limits".format(tenant=quote(str(tenant), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | TenantLimits | None:
+    if response.status_code == 200:
+        response_200 = TenantLimits.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | TenantLimits]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Response[Problem | TenantLimits]:
+    """ The tenant's request budgets and quotas, and what it uses now
+
+     Budgets are requests a second and bursts, from the tenant file's `[limits]` (`clientPerSecond`,
+    `clientBurst`, `adminPerSecond`, `adminBurst`, `accountPerSecond`, `accountBurst`) or the defaults.
+    Each instance enforces its share (`perInstance`: the budget over the `instances` alive, counted
+    every 5 s). Past a budget a request is answered 429 with `Retry-After`, `RateLimit-Policy` and
+    `RateLimit`.
+
+    Args:
+        tenant (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | TenantLimits]
+     """
+
+
+    kwargs = _get_kwargs(
+        tenant=tenant,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Problem | TenantLimits | None:
+    """ The tenant's request budgets and quotas, and what it uses now
+
+     Budgets are requests a second and bursts, from the tenant file's `[limits]` (`clientPerSecond`,
+    `clientBurst`, `adminPerSecond`, `adminBurst`, `accountPerSecond`, `accountBurst`) or the defaults.
+    Each instance enforces its share (`perInstance`: the budget over the `instances` alive, counted
+    every 5 s). Past a budget a request is answered 429 with `Retry-After`, `RateLimit-Policy` and
+    `RateLimit`.
+
+    Args:
+        tenant (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | TenantLimits
+     """
+
+
+    return sync_detailed(
+        tenant=tenant,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Response[Problem | TenantLimits]:
+    """ The tenant's request budgets and quotas, and what it uses now
+
+     Budgets are requests a second and bursts, from the tenant file's `[limits]` (`clientPerSecond`,
+    `clientBurst`, `adminPerSecond`, `adminBurst`, `accountPerSecond`, `accountBurst`) or the defaults.
+    Each instance enforces its share (`perInstance`: the budget over the `instances` alive, counted
+    every 5 s). Past a budget a request is answered 429 with `Retry-After`, `RateLimit-Policy` and
+    `RateLimit`.
+
+    Args:
+        tenant (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | TenantLimits]
+     """
+
+
+    kwargs = _get_kwargs(
+        tenant=tenant,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Problem | TenantLimits | None:
+    """ The tenant's request budgets and quotas, and what it uses now
+
+     Budgets are requests a second and bursts, from the tenant file's `[limits]` (`clientPerSecond`,
+    `clientBurst`, `adminPerSecond`, `adminBurst`, `accountPerSecond`, `accountBurst`) or the defaults.
+    Each instance enforces its share (`perInstance`: the budget over the `instances` alive, counted
+    every 5 s). Past a budget a request is answered 429 with `Retry-After`, `RateLimit-Policy` and
+    `RateLimit`.
+
+    Args:
+        tenant (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | TenantLimits
+     """
+
+
+    return (await asyncio_detailed(
+        tenant=tenant,
+client=client,
+
+    )).parsed

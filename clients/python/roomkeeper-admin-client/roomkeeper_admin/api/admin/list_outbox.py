@@ -1,0 +1,291 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.list_outbox_kind import ListOutboxKind
+from ...models.list_outbox_status import ListOutboxStatus
+from ...models.outbox_entry_page import OutboxEntryPage
+from ...models.problem import Problem
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    tenant: str,
+    *,
+    status: ListOutboxStatus | Unset = UNSET,
+    kind: ListOutboxKind | Unset = UNSET,
+    limit: int | Unset = 50,
+    cursor: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    json_kind: str | Unset = UNSET
+    if not isinstance(kind, Unset):
+        json_kind = kind.value
+
+    params["kind"] = json_kind
+
+    params["limit"] = limit
+
+    params["cursor"] = cursor
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/admin/v1/tenants/{tenant}/outbox".format(tenant=quote(str(tenant), safe=""),),
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> OutboxEntryPage | Problem | None:
+    if response.status_code == 200:
+        response_200 = OutboxEntryPage.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[OutboxEntryPage | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListOutboxStatus | Unset = UNSET,
+    kind: ListOutboxKind | Unset = UNSET,
+    limit: int | Unset = 50,
+    cursor: str | Unset = UNSET,
+
+) -> Response[OutboxEntryPage | Problem]:
+    """ A tenant's outbox entries (side effects for IM and media vendors, webhook deliveries), newest first
+
+    Args:
+        tenant (str):
+        status (ListOutboxStatus | Unset):
+        kind (ListOutboxKind | Unset):
+        limit (int | Unset):  Default: 50.
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OutboxEntryPage | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        tenant=tenant,
+status=status,
+kind=kind,
+limit=limit,
+cursor=cursor,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListOutboxStatus | Unset = UNSET,
+    kind: ListOutboxKind | Unset = UNSET,
+    limit: int | Unset = 50,
+    cursor: str | Unset = UNSET,
+
+) -> OutboxEntryPage | Problem | None:
+    """ A tenant's outbox entries (side effects for IM and media vendors, webhook deliveries), newest first
+
+    Args:
+        tenant (str):
+        status (ListOutboxStatus | Unset):
+        kind (ListOutboxKind | Unset):
+        limit (int | Unset):  Default: 50.
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OutboxEntryPage | Problem
+     """
+
+
+    return sync_detailed(
+        tenant=tenant,
+client=client,
+status=status,
+kind=kind,
+limit=limit,
+cursor=cursor,
+
+    ).parsed
+
+async def asyncio_detailed(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListOutboxStatus | Unset = UNSET,
+    kind: ListOutboxKind | Unset = UNSET,
+    limit: int | Unset = 50,
+    cursor: str | Unset = UNSET,
+
+) -> Response[OutboxEntryPage | Problem]:
+    """ A tenant's outbox entries (side effects for IM and media vendors, webhook deliveries), newest first
+
+    Args:
+        tenant (str):
+        status (ListOutboxStatus | Unset):
+        kind (ListOutboxKind | Unset):
+        limit (int | Unset):  Default: 50.
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OutboxEntryPage | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        tenant=tenant,
+status=status,
+kind=kind,
+limit=limit,
+cursor=cursor,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListOutboxStatus | Unset = UNSET,
+    kind: ListOutboxKind | Unset = UNSET,
+    limit: int | Unset = 50,
+    cursor: str | Unset = UNSET,
+
+) -> OutboxEntryPage | Problem | None:
+    """ A tenant's outbox entries (side effects for IM and media vendors, webhook deliveries), newest first
+
+    Args:
+        tenant (str):
+        status (ListOutboxStatus | Unset):
+        kind (ListOutboxKind | Unset):
+        limit (int | Unset):  Default: 50.
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OutboxEntryPage | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        tenant=tenant,
+client=client,
+status=status,
+kind=kind,
+limit=limit,
+cursor=cursor,
+
+    )).parsed

@@ -1,0 +1,283 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.event_page import EventPage
+from ...models.problem import Problem
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    tenant: str,
+    *,
+    after: str | Unset = UNSET,
+    limit: int | Unset = 50,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    params["after"] = after
+
+    params["limit"] = limit
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/admin/v1/tenants/{tenant}/events".format(tenant=quote(str(tenant), safe=""),),
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EventPage | Problem | None:
+    if response.status_code == 200:
+        response_200 = EventPage.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EventPage | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    after: str | Unset = UNSET,
+    limit: int | Unset = 50,
+
+) -> Response[EventPage | Problem]:
+    """ The tenant's room events after a cursor: the feed a back end catches up from
+
+     Every room lifecycle and member event, and every plugin event, of the tenant, each exactly as its
+    webhook carries it (`type`, `timestamp`, `data`, byte for byte, and the `webhook-id` as `id`), with
+    its place in the feed (`cursor`). Oldest first. Follow it by passing each answer's `nextCursor` as
+    the next `after` (start at 0): an event is given a place only once every transaction that could
+    commit before it has ended, so a poller never misses one committed later with a smaller id, sees
+    each once, and sees each room's events in their order, however many instances write. Rooms deleted
+    by retention take their events with them.
+
+    Args:
+        tenant (str):
+        after (str | Unset):
+        limit (int | Unset):  Default: 50.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EventPage | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        tenant=tenant,
+after=after,
+limit=limit,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    after: str | Unset = UNSET,
+    limit: int | Unset = 50,
+
+) -> EventPage | Problem | None:
+    """ The tenant's room events after a cursor: the feed a back end catches up from
+
+     Every room lifecycle and member event, and every plugin event, of the tenant, each exactly as its
+    webhook carries it (`type`, `timestamp`, `data`, byte for byte, and the `webhook-id` as `id`), with
+    its place in the feed (`cursor`). Oldest first. Follow it by passing each answer's `nextCursor` as
+    the next `after` (start at 0): an event is given a place only once every transaction that could
+    commit before it has ended, so a poller never misses one committed later with a smaller id, sees
+    each once, and sees each room's events in their order, however many instances write. Rooms deleted
+    by retention take their events with them.
+
+    Args:
+        tenant (str):
+        after (str | Unset):
+        limit (int | Unset):  Default: 50.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EventPage | Problem
+     """
+
+
+    return sync_detailed(
+        tenant=tenant,
+client=client,
+after=after,
+limit=limit,
+
+    ).parsed
+
+async def asyncio_detailed(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    after: str | Unset = UNSET,
+    limit: int | Unset = 50,
+
+) -> Response[EventPage | Problem]:
+    """ The tenant's room events after a cursor: the feed a back end catches up from
+
+     Every room lifecycle and member event, and every plugin event, of the tenant, each exactly as its
+    webhook carries it (`type`, `timestamp`, `data`, byte for byte, and the `webhook-id` as `id`), with
+    its place in the feed (`cursor`). Oldest first. Follow it by passing each answer's `nextCursor` as
+    the next `after` (start at 0): an event is given a place only once every transaction that could
+    commit before it has ended, so a poller never misses one committed later with a smaller id, sees
+    each once, and sees each room's events in their order, however many instances write. Rooms deleted
+    by retention take their events with them.
+
+    Args:
+        tenant (str):
+        after (str | Unset):
+        limit (int | Unset):  Default: 50.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EventPage | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        tenant=tenant,
+after=after,
+limit=limit,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    tenant: str,
+    *,
+    client: AuthenticatedClient | Client,
+    after: str | Unset = UNSET,
+    limit: int | Unset = 50,
+
+) -> EventPage | Problem | None:
+    """ The tenant's room events after a cursor: the feed a back end catches up from
+
+     Every room lifecycle and member event, and every plugin event, of the tenant, each exactly as its
+    webhook carries it (`type`, `timestamp`, `data`, byte for byte, and the `webhook-id` as `id`), with
+    its place in the feed (`cursor`). Oldest first. Follow it by passing each answer's `nextCursor` as
+    the next `after` (start at 0): an event is given a place only once every transaction that could
+    commit before it has ended, so a poller never misses one committed later with a smaller id, sees
+    each once, and sees each room's events in their order, however many instances write. Rooms deleted
+    by retention take their events with them.
+
+    Args:
+        tenant (str):
+        after (str | Unset):
+        limit (int | Unset):  Default: 50.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EventPage | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        tenant=tenant,
+client=client,
+after=after,
+limit=limit,
+
+    )).parsed

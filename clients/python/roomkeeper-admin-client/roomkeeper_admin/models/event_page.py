@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.feed_event import FeedEvent
+
+
+
+
+
+T = TypeVar("T", bound="EventPage")
+
+
+
+@_attrs_define
+class EventPage:
+    """ 
+        Attributes:
+            items (list[FeedEvent]):
+            next_cursor (str): Pass as `after` next time: the last event's cursor, or the one given when nothing is new
+     """
+
+    items: list[FeedEvent]
+    next_cursor: str
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.feed_event import FeedEvent # noqa: PLC0415
+        items = []
+        for items_item_data in self.items:
+            items_item = items_item_data.to_dict()
+            items.append(items_item)
+
+
+
+        next_cursor = self.next_cursor
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "items": items,
+            "nextCursor": next_cursor,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.feed_event import FeedEvent # noqa: PLC0415
+        d = dict(src_dict)
+        items = []
+        _items = d.pop("items")
+        for items_item_data in (_items):
+            items_item = FeedEvent.from_dict(items_item_data)
+
+
+
+            items.append(items_item)
+
+
+        next_cursor = d.pop("nextCursor")
+
+        event_page = cls(
+            items=items,
+            next_cursor=next_cursor,
+        )
+
+        return event_page
+

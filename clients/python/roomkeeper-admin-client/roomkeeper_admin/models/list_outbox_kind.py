@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+class ListOutboxKind(StrEnum):
+    IM = "im"
+    LIVE = "live"
+    WEBHOOK = "webhook"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class ListRoomsState(StrEnum):
+    CLOSED = "closed"
+    OPEN = "open"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+
+if TYPE_CHECKING:
+  from ..models.one_to_one_call_room_options import OneToOneCallRoomOptions
+
+
+
+
+
+T = TypeVar("T", bound="OneToOneCall")
+
+
+
+@_attrs_define
+class OneToOneCall:
+    """ 
+        Attributes:
+            name (str): Shown to members; blanks at either end are trimmed
+            options (OneToOneCallRoomOptions):
+            owner (str): The owner's account
+            plugin (Literal['one-to-one-call']):
+            ttl_seconds (int | None | Unset): Seconds until the room expires (366 days at most); the tenant's policy when
+                absent or null
+     """
+
+    name: str
+    options: OneToOneCallRoomOptions
+    owner: str
+    plugin: Literal['one-to-one-call']
+    ttl_seconds: int | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.one_to_one_call_room_options import OneToOneCallRoomOptions # noqa: PLC0415
+        name = self.name
+
+        options = self.options.to_dict()
+
+        owner = self.owner
+
+        plugin = self.plugin
+
+        ttl_seconds: int | None | Unset
+        if isinstance(self.ttl_seconds, Unset):
+            ttl_seconds = UNSET
+        else:
+            ttl_seconds = self.ttl_seconds
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "name": name,
+            "options": options,
+            "owner": owner,
+            "plugin": plugin,
+        })
+        if ttl_seconds is not UNSET:
+            field_dict["ttlSeconds"] = ttl_seconds
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.one_to_one_call_room_options import OneToOneCallRoomOptions # noqa: PLC0415
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        options = OneToOneCallRoomOptions.from_dict(d.pop("options"))
+
+
+
+
+        owner = d.pop("owner")
+
+        plugin = cast(Literal['one-to-one-call'] , d.pop("plugin"))
+        if plugin != 'one-to-one-call':
+            raise ValueError(f"plugin must match const 'one-to-one-call', got '{plugin}'")
+
+        def _parse_ttl_seconds(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        ttl_seconds = _parse_ttl_seconds(d.pop("ttlSeconds", UNSET))
+
+
+        one_to_one_call = cls(
+            name=name,
+            options=options,
+            owner=owner,
+            plugin=plugin,
+            ttl_seconds=ttl_seconds,
+        )
+
+
+        one_to_one_call.additional_properties = d
+        return one_to_one_call
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
