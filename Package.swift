@@ -142,7 +142,7 @@ let package = Package(
         .executableTarget(
             name: "roomkeeper",
             dependencies: [
-                "RoomCore", "RoomServer", "RoomProviders", "RoomkeeperBuild", "RoomAdminCLI",
+                "RoomCore", "RoomServer", "RoomProviders", "RoomkeeperBuild", "RoomAdminCLI", "RoomLoadTest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -158,6 +158,18 @@ let package = Package(
                 "RoomKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // `roomkeeper load-test` (#44): any deployment's public routes and IM sockets, bounded.
+        .target(
+            name: "RoomLoadTest",
+            dependencies: [
+                "RoomKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
@@ -207,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "SealMicTests",
             dependencies: [
-                "SealMic", "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport",
+                "SealMic", "RoomCore", "RoomServer", "RoomProviders", "PluginConformance", "RoomTestSupport", "RoomLoadTest",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

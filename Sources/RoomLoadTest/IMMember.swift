@@ -1,0 +1,90 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOWebSocket
+import RoomKit
+import Synchronization
+
+/// One member's local-IM socket: logs in with its first frame, enters its
+/// room's chatroom, sends text, and records the delivery latency of every
+/// load-test message it receives from another member.
+final class IMMember: Sendable {
+    let accid: String
+    let chatroom: String
+    private let outgoing: AsyncStream<String>.Continuation
+    private let seen = SeenFrames()
+    /// Closed by the load test itself: what ends the socket then is not an error.
+    private let closing = SeenFrames()
+    private let task: Task<Void, Never>
+
+    init(url: String, accid: String, token: String, chatroom: String, clock: ContinuousClock.Instant, tally: LoadTestTally) {
+        self.accid = accid
+        self.chatroom = chatroom
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        outgoing = continuation
+        let (seen, closing) = (self.seen, self.closing)
+        var logger = Logger(label: "load-test-im")
+        logger.logLevel = .critical
+        let login = JSONValue.object(["type": "login", "accid": .string(accid), "token": .string(token)]).jsonText
+        task = Task {
+            do {
+                let close = try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+                    try await outbound.write(.text(login))
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await text in stream { try await outbound.write(.text(text)) }
+                        }
+                        for try await message in inbound.messages(maxSize: 1 << 20) {
+                            guard case .text(let text) = message, let frame = JSONValue.parse(text), let type = frame["type"]?.string else { continue }
+                            switch type {
+                            case "message":
+                                guard let body = frame["body"]?.string, body.hasPrefix("lt "), frame["from"]?.string != accid else { continue }
+                                let parts = body.split(separator: " ")
+                                guard parts.count == 3, let sentNanos = Int64(parts[2]) else { continue }
+                                let elapsed = ContinuousClock.now - clock
+                                let nowNanos = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+                                tally.delivered(latencyMs: Double(nowNanos - sentNanos) / 1_000_000)
+                            case "error":
+                                tally.error("im \(frame["code"]?.string ?? "?")")
+                            default:
+                                seen.insert(type)
+                            }
+                        }
+                        group.cancelAll()
+                    }
+                }
+                if let close, close.closeCode != .normalClosure, close.closeCode != .goingAway, !closing.contains("closing") {
+                    tally.error("socket \(String(describing: close.closeCode))")
+                }
+            } catch {
+                if !closing.contains("closing") { tally.error("socket \(String(String(describing: error).prefix(80)))") }
+            }
+        }
+    }
+
+    func send(_ frame: JSONValue) { outgoing.yield(frame.jsonText) }
+
+    /// Waits until a frame of `type` has come (polls: at most a few hundred sockets, once).
+    func awaitFrame(_ type: String, timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if seen.contains(type) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    func close() async {
+        closing.insert("closing")
+        outgoing.finish()
+        task.cancel()
+        _ = await task.value
+    }
+}
+
+/// The frame types a socket has received (`ready`, `entered`, …).
+final class SeenFrames: Sendable {
+    private let types = Mutex<Set<String>>([])
+    func insert(_ type: String) { _ = types.withLock { $0.insert(type) } }
+    func contains(_ type: String) -> Bool { types.withLock { $0.contains(type) } }
+}
