@@ -14,7 +14,7 @@ final class IMMember: Sendable {
     private let outgoing: AsyncStream<String>.Continuation
     private let seen = SeenFrames()
     /// Closed by the load test itself: what ends the socket then is not an error.
-    private let closing = SeenFrames()
+    private let closing = Flag()
     private let task: Task<Void, Never>
 
     init(url: String, accid: String, token: String, chatroom: String, clock: ContinuousClock.Instant, tally: LoadTestTally) {
@@ -41,8 +41,7 @@ final class IMMember: Sendable {
                                 guard let body = frame["body"]?.string, body.hasPrefix("lt "), frame["from"]?.string != accid else { continue }
                                 let parts = body.split(separator: " ")
                                 guard parts.count == 3, let sentNanos = Int64(parts[2]) else { continue }
-                                let elapsed = ContinuousClock.now - clock
-                                let nowNanos = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+                                let nowNanos = (ContinuousClock.now - clock).inNanoseconds
                                 tally.delivered(latencyMs: Double(nowNanos - sentNanos) / 1_000_000)
                             case "error":
                                 tally.error("im \(frame["code"]?.string ?? "?")")
@@ -53,11 +52,11 @@ final class IMMember: Sendable {
                         group.cancelAll()
                     }
                 }
-                if let close, close.closeCode != .normalClosure, close.closeCode != .goingAway, !closing.contains("closing") {
+                if let close, close.closeCode != .normalClosure, close.closeCode != .goingAway, !closing.isSet {
                     tally.error("socket \(String(describing: close.closeCode))")
                 }
             } catch {
-                if !closing.contains("closing") { tally.error("socket \(String(String(describing: error).prefix(80)))") }
+                if !closing.isSet { tally.error("socket \(String(String(describing: error).prefix(80)))") }
             }
         }
     }
@@ -75,7 +74,7 @@ final class IMMember: Sendable {
     }
 
     func close() async {
-        closing.insert("closing")
+        closing.set()
         outgoing.finish()
         task.cancel()
         _ = await task.value
@@ -87,4 +86,11 @@ final class SeenFrames: Sendable {
     private let types = Mutex<Set<String>>([])
     func insert(_ type: String) { _ = types.withLock { $0.insert(type) } }
     func contains(_ type: String) -> Bool { types.withLock { $0.contains(type) } }
+}
+
+/// A flag set once, read from any task.
+final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
 }

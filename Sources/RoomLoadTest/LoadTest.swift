@@ -15,7 +15,7 @@ public enum LoadTest {
         try? await http.shutdown()
         tally.fill(&report)
         let took = ContinuousClock.now - began
-        report.seconds = ((Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18) * 10).rounded() / 10
+        report.seconds = (took.inSeconds * 10).rounded() / 10
         return report
     }
 }

@@ -6,7 +6,7 @@ public struct LoadTestReport: Sendable, Codable, Equatable {
     public var plan: Plan
     public var joins: Int = 0
     public var joinSeconds: Double = 0
-    public var joinsPerSecond: Double { joinSeconds > 0 ? (Double(joins) / joinSeconds * 10).rounded() / 10 : 0 }
+    public var joinsPerSecond: Double = 0
     public var messagesSent: Int = 0
     /// Deliveries to the room's other members (each message once to each).
     public var deliveriesExpected: Int = 0
@@ -53,18 +53,9 @@ public struct LoadTestReport: Sendable, Codable, Equatable {
     }
 
     public var json: String {
-        struct Encoded: Encodable {
-            let report: LoadTestReport
-            func encode(to encoder: any Encoder) throws {
-                try report.encode(to: encoder)
-                var extra = encoder.container(keyedBy: Key.self)
-                try extra.encode(report.joinsPerSecond, forKey: .joinsPerSecond)
-            }
-            enum Key: String, CodingKey { case joinsPerSecond }
-        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(Encoded(report: self))) ?? Data("{}".utf8), as: UTF8.self)
+        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     public var table: String {

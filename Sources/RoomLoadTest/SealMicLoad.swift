@@ -98,7 +98,8 @@ struct SealMicLoad {
         }
         let joinElapsed = ContinuousClock.now - joinStart
         report.joins = joins.filter { $0 }.count
-        report.joinSeconds = Double(joinElapsed.components.seconds) + Double(joinElapsed.components.attoseconds) / 1e18
+        report.joinSeconds = joinElapsed.inSeconds
+        report.joinsPerSecond = joinElapsed > .zero ? (Double(report.joins) / joinElapsed.inSeconds * 10).rounded() / 10 : 0
 
         await sendMessages(members.compactMap { $0 }, since: start)
         for member in members { await member?.close() }
@@ -128,8 +129,7 @@ struct SealMicLoad {
             try? await Task.sleep(until: due)
             due += interval
             let member = members[sequence % members.count]
-            let elapsed = ContinuousClock.now - start
-            let nanos = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+            let nanos = (ContinuousClock.now - start).inNanoseconds
             member.send(["type": "text", "chatroom": .string(member.chatroom), "text": .string("lt \(sequence) \(nanos)")])
             tally.sent(reaching: (perRoom[member.chatroom] ?? 1) - 1)
             if sequence % max(1, plan.messagesPerSecond / 4) == 0 { progress("messages", sequence + 1, total) }

@@ -59,7 +59,7 @@ struct Serve: AsyncParsableCommand {
         case .failure(let problem): throw CommandFailure("\(WebhookAddressPolicy.environmentName): \(problem)")
         }
         if let bound = try Env.duration("ROOMKEEPER_REQUEST_TIMEOUT") {
-            let seconds = Double(bound.components.seconds) + Double(bound.components.attoseconds) / 1e18
+            let seconds = bound.inSeconds
             guard (0.1...600).contains(seconds) else { throw CommandFailure("ROOMKEEPER_REQUEST_TIMEOUT must be between 100ms and 10m") }
             options.requestSeconds = seconds
         }

@@ -31,7 +31,7 @@ struct Sweep: AsyncParsableCommand {
             let started = ContinuousClock.now
             let count = try await ExpirySweeper(engine: engine, configuration: configuration, logger: logger).sweepOnce()
             let elapsed = ContinuousClock.now - started
-            return (count, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            return (count, elapsed.inSeconds)
         }
         print(timed ? "\(swept.0) \(swept.1)" : "\(swept.0)")
     }

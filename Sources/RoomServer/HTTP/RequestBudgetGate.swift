@@ -67,7 +67,7 @@ final class RequestBudgetGate: Sendable {
 
         mutating func refill(_ now: ContinuousClock.Instant) {
             let elapsed = now - updated
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.inSeconds
             tokens = min(burst, tokens + seconds * rate)
             updated = now
         }

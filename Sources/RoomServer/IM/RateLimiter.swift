@@ -15,7 +15,7 @@ struct RateLimiter {
     mutating func allow(now: ContinuousClock.Instant = .now) -> Bool {
         let elapsed = now - last
         last = now
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         tokens = min(burst, tokens + seconds * perSecond)
         guard tokens >= 1 else { return false }
         tokens -= 1
