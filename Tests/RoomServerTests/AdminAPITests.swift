@@ -81,7 +81,7 @@ import Testing
             let branches = (schemas?["CreateRoom"]?["oneOf"]?.arrayValue ?? []).compactMap { branch in
                 branch["$ref"]?.string.flatMap { schemas?[String($0.split(separator: "/").last ?? "")] }
             }
-            #expect(branches.compactMap { $0["properties"]?["plugin"]?["const"]?.string } == ["test-rooms"], "one schema per hosted plugin")
+            #expect(branches.compactMap { $0["properties"]?["plugin"]?["enum"]?.arrayValue?.first?.string } == ["test-rooms"], "one schema per hosted plugin")
             let path = "/admin/v1/tenants/\(tenant)/rooms"
             let unknownOption = try await http.post(path, key: fixture.operatorKey, json: #"{"plugin":"test-rooms","name":"x","owner":"o","options":{"colour":"red"}}"#)
             #expect(unknownOption.status == .unprocessableContent && unknownOption.json["field"]?.string == "options.colour", "a typo is refused, not ignored")

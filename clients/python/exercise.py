@@ -11,7 +11,7 @@ import uuid
 
 from roomkeeper_admin import AuthenticatedClient
 from roomkeeper_admin.api.admin import create_room, get_tenant_usage, kick_member, list_room_bans, list_tenant_events
-from roomkeeper_admin.models import AudioChatroom, EventPage, GetTenantUsageFormat, Kick, Kicked, Problem, Room
+from roomkeeper_admin.models import AudioChatroom, AudioChatroomPlugin, EventPage, GetTenantUsageFormat, Kick, Kicked, Problem, Room
 
 
 def fail(step, answer):
@@ -22,7 +22,7 @@ def fail(step, answer):
 def main(url, tenant, key):
     client = AuthenticatedClient(base_url=url, token=key, raise_on_unexpected_status=True)
     owner = f"py-{uuid.uuid4().hex[:8]}"
-    made = create_room.sync_detailed(tenant, client=client, body=AudioChatroom(plugin="audio-chatroom", name="made by the Python client", owner=owner))
+    made = create_room.sync_detailed(tenant, client=client, body=AudioChatroom(plugin=AudioChatroomPlugin.AUDIO_CHATROOM, name="made by the Python client", owner=owner))
     if not isinstance(made.parsed, Room):
         fail("create a room", made)
     room = made.parsed

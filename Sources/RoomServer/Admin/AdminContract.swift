@@ -638,20 +638,16 @@ enum AdminContract {
           "expiresAt": {"type": "string", "format": "date-time"},
           "closedAt": {"type": ["string", "null"], "format": "date-time"},
           "reservation": {
-            "oneOf": [
-              {"type": "null"},
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "required": ["accounts", "until", "onLapse"],
-                "properties": {
-                  "accounts": {"type": "array", "items": {"type": "string"}},
-                  "until": {"type": "string", "format": "date-time"},
-                  "claimedAt": {"type": ["string", "null"], "format": "date-time"},
-                  "onLapse": {"type": "string"}
-                }
-              }
-            ]
+            "type": ["object", "null"],
+            "description": "null: the room is not reserved",
+            "additionalProperties": false,
+            "required": ["accounts", "until", "onLapse"],
+            "properties": {
+              "accounts": {"type": "array", "items": {"type": "string"}},
+              "until": {"type": "string", "format": "date-time"},
+              "claimedAt": {"type": ["string", "null"], "format": "date-time"},
+              "onLapse": {"type": "string"}
+            }
           },
           "imChatroomId": {"type": ["string", "null"]},
           "attributes": {"type": "object"}
@@ -760,7 +756,7 @@ enum AdminContract {
         "type": "object",
         "required": ["items", "nextCursor"],
         "additionalProperties": false,
-        "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/Attempt"}}, "nextCursor": {"type": "null"}}
+        "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/Attempt"}}, "nextCursor": {"type": ["string", "null"], "description": "always null: an entry's attempts fit one page"}}
       },
       "WebhookEndpoint": {
         "type": "object",
@@ -777,7 +773,7 @@ enum AdminContract {
         "type": "object",
         "required": ["items", "nextCursor"],
         "additionalProperties": false,
-        "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/WebhookEndpoint"}}, "nextCursor": {"type": "null"}}
+        "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/WebhookEndpoint"}}, "nextCursor": {"type": ["string", "null"], "description": "always null: a tenant's endpoints fit one page"}}
       },
       "Replay": {
         "type": "object",

@@ -61,7 +61,9 @@ extension AdminContract {
             named["Create\(typeName)Room"] = [
                 "type": "object", "title": .string(plugin.id), "required": .array(required),
                 "properties": [
-                    "plugin": ["const": .string(plugin.id)],
+                    // An enum of one, not `const`: both client generators make a
+                    // type of it (swift-openapi-generator 1.14.3 reads `const` as any value).
+                    "plugin": ["type": "string", "enum": [.string(plugin.id)]],
                     "name": TextRules.nameSchema(1...128, description: "Shown to members; blanks at either end are trimmed"),
                     "owner": TextRules.schema(1...128, description: "The owner's account"),
                     "ttlSeconds": ["type": ["integer", "null"], "minimum": 1, "maximum": .number(Double(RoomLifecycle.ttlRange.upperBound)),

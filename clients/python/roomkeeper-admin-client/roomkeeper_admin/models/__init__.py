@@ -9,6 +9,7 @@ from .attempt import Attempt
 from .attempt_outcome import AttemptOutcome
 from .attempt_page import AttemptPage
 from .audio_chatroom import AudioChatroom
+from .audio_chatroom_plugin import AudioChatroomPlugin
 from .audio_chatroom_room_options import AudioChatroomRoomOptions
 from .audit_entry import AuditEntry
 from .audit_entry_action import AuditEntryAction
@@ -26,6 +27,7 @@ from .get_contract_response_200 import GetContractResponse200
 from .get_tenant_usage_format import GetTenantUsageFormat
 from .get_tenant_usage_granularity import GetTenantUsageGranularity
 from .headset_live import HeadsetLive
+from .headset_live_plugin import HeadsetLivePlugin
 from .headset_live_room_options import HeadsetLiveRoomOptions
 from .kick import Kick
 from .kicked import Kicked
@@ -36,6 +38,7 @@ from .list_room_mutes_active import ListRoomMutesActive
 from .list_rooms_state import ListRoomsState
 from .list_tenant_bans_active import ListTenantBansActive
 from .live_quiz import LiveQuiz
+from .live_quiz_plugin import LiveQuizPlugin
 from .live_quiz_room_options import LiveQuizRoomOptions
 from .live_quiz_room_options_questions_type_0_item_type_0 import LiveQuizRoomOptionsQuestionsType0ItemType0
 from .live_quiz_room_options_questions_type_0_item_type_1 import LiveQuizRoomOptionsQuestionsType0ItemType1
@@ -44,10 +47,12 @@ from .live_quiz_room_options_questions_type_0_item_type_3 import LiveQuizRoomOpt
 from .live_quiz_room_options_questions_type_0_item_type_4 import LiveQuizRoomOptionsQuestionsType0ItemType4
 from .me import Me
 from .music_lesson import MusicLesson
+from .music_lesson_plugin import MusicLessonPlugin
 from .music_lesson_room_options import MusicLessonRoomOptions
 from .new_admin_key import NewAdminKey
 from .new_ban import NewBan
 from .one_to_one_call import OneToOneCall
+from .one_to_one_call_plugin import OneToOneCallPlugin
 from .one_to_one_call_room_options import OneToOneCallRoomOptions
 from .outbox_entry import OutboxEntry
 from .outbox_entry_page import OutboxEntryPage
@@ -66,7 +71,7 @@ from .room_detail import RoomDetail
 from .room_detail_events_item import RoomDetailEventsItem
 from .room_detail_members_item import RoomDetailMembersItem
 from .room_page import RoomPage
-from .room_reservation_type_1 import RoomReservationType1
+from .room_reservation_type_0 import RoomReservationType0
 from .room_session import RoomSession
 from .room_session_close_reason_type_1 import RoomSessionCloseReasonType1
 from .room_session_close_reason_type_2_type_1 import RoomSessionCloseReasonType2Type1
@@ -75,6 +80,7 @@ from .room_session_page import RoomSessionPage
 from .room_session_state import RoomSessionState
 from .room_state import RoomState
 from .sealmic import Sealmic
+from .sealmic_plugin import SealmicPlugin
 from .sealmic_room_options import SealmicRoomOptions
 from .stats import Stats
 from .stats_outbox import StatsOutbox
@@ -102,6 +108,7 @@ __all__ = (
     "AttemptOutcome",
     "AttemptPage",
     "AudioChatroom",
+    "AudioChatroomPlugin",
     "AudioChatroomRoomOptions",
     "AuditEntry",
     "AuditEntryAction",
@@ -119,6 +126,7 @@ __all__ = (
     "GetTenantUsageFormat",
     "GetTenantUsageGranularity",
     "HeadsetLive",
+    "HeadsetLivePlugin",
     "HeadsetLiveRoomOptions",
     "Kick",
     "Kicked",
@@ -129,6 +137,7 @@ __all__ = (
     "ListRoomsState",
     "ListTenantBansActive",
     "LiveQuiz",
+    "LiveQuizPlugin",
     "LiveQuizRoomOptions",
     "LiveQuizRoomOptionsQuestionsType0ItemType0",
     "LiveQuizRoomOptionsQuestionsType0ItemType1",
@@ -137,10 +146,12 @@ __all__ = (
     "LiveQuizRoomOptionsQuestionsType0ItemType4",
     "Me",
     "MusicLesson",
+    "MusicLessonPlugin",
     "MusicLessonRoomOptions",
     "NewAdminKey",
     "NewBan",
     "OneToOneCall",
+    "OneToOneCallPlugin",
     "OneToOneCallRoomOptions",
     "OutboxEntry",
     "OutboxEntryPage",
@@ -159,7 +170,7 @@ __all__ = (
     "RoomDetailEventsItem",
     "RoomDetailMembersItem",
     "RoomPage",
-    "RoomReservationType1",
+    "RoomReservationType0",
     "RoomSession",
     "RoomSessionCloseReasonType1",
     "RoomSessionCloseReasonType2Type1",
@@ -168,6 +179,7 @@ __all__ = (
     "RoomSessionState",
     "RoomState",
     "Sealmic",
+    "SealmicPlugin",
     "SealmicRoomOptions",
     "Stats",
     "StatsOutbox",

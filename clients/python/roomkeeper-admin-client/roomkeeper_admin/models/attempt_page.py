@@ -26,11 +26,11 @@ class AttemptPage:
     """ 
         Attributes:
             items (list[Attempt]):
-            next_cursor (None):
+            next_cursor (None | str): always null: an entry's attempts fit one page
      """
 
     items: list[Attempt]
-    next_cursor: None
+    next_cursor: None | str
 
 
 
@@ -45,6 +45,7 @@ class AttemptPage:
 
 
 
+        next_cursor: None | str
         next_cursor = self.next_cursor
 
 
@@ -73,7 +74,13 @@ class AttemptPage:
             items.append(items_item)
 
 
-        next_cursor = d.pop("nextCursor")
+        def _parse_next_cursor(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        next_cursor = _parse_next_cursor(d.pop("nextCursor"))
+
 
         attempt_page = cls(
             items=items,

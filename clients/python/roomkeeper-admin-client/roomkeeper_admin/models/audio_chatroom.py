@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.audio_chatroom_plugin import AudioChatroomPlugin
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.audio_chatroom_room_options import AudioChatroomRoomOptions
@@ -29,7 +29,7 @@ class AudioChatroom:
         Attributes:
             name (str): Shown to members; blanks at either end are trimmed
             owner (str): The owner's account
-            plugin (Literal['audio-chatroom']):
+            plugin (AudioChatroomPlugin):
             options (AudioChatroomRoomOptions | Unset):
             ttl_seconds (int | None | Unset): Seconds until the room expires (366 days at most); the tenant's policy when
                 absent or null
@@ -37,7 +37,7 @@ class AudioChatroom:
 
     name: str
     owner: str
-    plugin: Literal['audio-chatroom']
+    plugin: AudioChatroomPlugin
     options: AudioChatroomRoomOptions | Unset = UNSET
     ttl_seconds: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -52,7 +52,7 @@ class AudioChatroom:
 
         owner = self.owner
 
-        plugin = self.plugin
+        plugin = self.plugin.value
 
         options: dict[str, Any] | Unset = UNSET
         if not isinstance(self.options, Unset):
@@ -89,9 +89,10 @@ class AudioChatroom:
 
         owner = d.pop("owner")
 
-        plugin = cast(Literal['audio-chatroom'] , d.pop("plugin"))
-        if plugin != 'audio-chatroom':
-            raise ValueError(f"plugin must match const 'audio-chatroom', got '{plugin}'")
+        plugin = AudioChatroomPlugin(d.pop("plugin"))
+
+
+
 
         _options = d.pop("options", UNSET)
         options: AudioChatroomRoomOptions | Unset

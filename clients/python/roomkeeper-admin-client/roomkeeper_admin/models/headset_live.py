@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.headset_live_plugin import HeadsetLivePlugin
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.headset_live_room_options import HeadsetLiveRoomOptions
@@ -30,7 +30,7 @@ class HeadsetLive:
             name (str): Shown to members; blanks at either end are trimmed
             options (HeadsetLiveRoomOptions):
             owner (str): The owner's account
-            plugin (Literal['headset-live']):
+            plugin (HeadsetLivePlugin):
             ttl_seconds (int | None | Unset): Seconds until the room expires (366 days at most); the tenant's policy when
                 absent or null
      """
@@ -38,7 +38,7 @@ class HeadsetLive:
     name: str
     options: HeadsetLiveRoomOptions
     owner: str
-    plugin: Literal['headset-live']
+    plugin: HeadsetLivePlugin
     ttl_seconds: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -54,7 +54,7 @@ class HeadsetLive:
 
         owner = self.owner
 
-        plugin = self.plugin
+        plugin = self.plugin.value
 
         ttl_seconds: int | None | Unset
         if isinstance(self.ttl_seconds, Unset):
@@ -91,9 +91,10 @@ class HeadsetLive:
 
         owner = d.pop("owner")
 
-        plugin = cast(Literal['headset-live'] , d.pop("plugin"))
-        if plugin != 'headset-live':
-            raise ValueError(f"plugin must match const 'headset-live', got '{plugin}'")
+        plugin = HeadsetLivePlugin(d.pop("plugin"))
+
+
+
 
         def _parse_ttl_seconds(data: object) -> int | None | Unset:
             if data is None:

@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.live_quiz_plugin import LiveQuizPlugin
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.live_quiz_room_options import LiveQuizRoomOptions
@@ -30,7 +30,7 @@ class LiveQuiz:
             name (str): Shown to members; blanks at either end are trimmed
             options (LiveQuizRoomOptions):
             owner (str): The owner's account
-            plugin (Literal['live-quiz']):
+            plugin (LiveQuizPlugin):
             ttl_seconds (int | None | Unset): Seconds until the room expires (366 days at most); the tenant's policy when
                 absent or null
      """
@@ -38,7 +38,7 @@ class LiveQuiz:
     name: str
     options: LiveQuizRoomOptions
     owner: str
-    plugin: Literal['live-quiz']
+    plugin: LiveQuizPlugin
     ttl_seconds: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -54,7 +54,7 @@ class LiveQuiz:
 
         owner = self.owner
 
-        plugin = self.plugin
+        plugin = self.plugin.value
 
         ttl_seconds: int | None | Unset
         if isinstance(self.ttl_seconds, Unset):
@@ -91,9 +91,10 @@ class LiveQuiz:
 
         owner = d.pop("owner")
 
-        plugin = cast(Literal['live-quiz'] , d.pop("plugin"))
-        if plugin != 'live-quiz':
-            raise ValueError(f"plugin must match const 'live-quiz', got '{plugin}'")
+        plugin = LiveQuizPlugin(d.pop("plugin"))
+
+
+
 
         def _parse_ttl_seconds(data: object) -> int | None | Unset:
             if data is None:

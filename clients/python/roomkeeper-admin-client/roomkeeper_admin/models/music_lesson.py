@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.music_lesson_plugin import MusicLessonPlugin
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.music_lesson_room_options import MusicLessonRoomOptions
@@ -30,7 +30,7 @@ class MusicLesson:
             name (str): Shown to members; blanks at either end are trimmed
             options (MusicLessonRoomOptions):
             owner (str): The owner's account
-            plugin (Literal['music-lesson']):
+            plugin (MusicLessonPlugin):
             ttl_seconds (int | None | Unset): Seconds until the room expires (366 days at most); the tenant's policy when
                 absent or null
      """
@@ -38,7 +38,7 @@ class MusicLesson:
     name: str
     options: MusicLessonRoomOptions
     owner: str
-    plugin: Literal['music-lesson']
+    plugin: MusicLessonPlugin
     ttl_seconds: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -54,7 +54,7 @@ class MusicLesson:
 
         owner = self.owner
 
-        plugin = self.plugin
+        plugin = self.plugin.value
 
         ttl_seconds: int | None | Unset
         if isinstance(self.ttl_seconds, Unset):
@@ -91,9 +91,10 @@ class MusicLesson:
 
         owner = d.pop("owner")
 
-        plugin = cast(Literal['music-lesson'] , d.pop("plugin"))
-        if plugin != 'music-lesson':
-            raise ValueError(f"plugin must match const 'music-lesson', got '{plugin}'")
+        plugin = MusicLessonPlugin(d.pop("plugin"))
+
+
+
 
         def _parse_ttl_seconds(data: object) -> int | None | Unset:
             if data is None:

@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.one_to_one_call_plugin import OneToOneCallPlugin
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.one_to_one_call_room_options import OneToOneCallRoomOptions
@@ -30,7 +30,7 @@ class OneToOneCall:
             name (str): Shown to members; blanks at either end are trimmed
             options (OneToOneCallRoomOptions):
             owner (str): The owner's account
-            plugin (Literal['one-to-one-call']):
+            plugin (OneToOneCallPlugin):
             ttl_seconds (int | None | Unset): Seconds until the room expires (366 days at most); the tenant's policy when
                 absent or null
      """
@@ -38,7 +38,7 @@ class OneToOneCall:
     name: str
     options: OneToOneCallRoomOptions
     owner: str
-    plugin: Literal['one-to-one-call']
+    plugin: OneToOneCallPlugin
     ttl_seconds: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -54,7 +54,7 @@ class OneToOneCall:
 
         owner = self.owner
 
-        plugin = self.plugin
+        plugin = self.plugin.value
 
         ttl_seconds: int | None | Unset
         if isinstance(self.ttl_seconds, Unset):
@@ -91,9 +91,10 @@ class OneToOneCall:
 
         owner = d.pop("owner")
 
-        plugin = cast(Literal['one-to-one-call'] , d.pop("plugin"))
-        if plugin != 'one-to-one-call':
-            raise ValueError(f"plugin must match const 'one-to-one-call', got '{plugin}'")
+        plugin = OneToOneCallPlugin(d.pop("plugin"))
+
+
+
 
         def _parse_ttl_seconds(data: object) -> int | None | Unset:
             if data is None:

@@ -15,7 +15,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.room_attributes import RoomAttributes
-  from ..models.room_reservation_type_1 import RoomReservationType1
+  from ..models.room_reservation_type_0 import RoomReservationType0
 
 
 
@@ -42,7 +42,7 @@ class Room:
             close_reason (None | str | Unset):
             closed_at (datetime.datetime | None | Unset):
             im_chatroom_id (None | str | Unset):
-            reservation (None | RoomReservationType1 | Unset):
+            reservation (None | RoomReservationType0 | Unset): null: the room is not reserved
      """
 
     attributes: RoomAttributes
@@ -58,7 +58,7 @@ class Room:
     close_reason: None | str | Unset = UNSET
     closed_at: datetime.datetime | None | Unset = UNSET
     im_chatroom_id: None | str | Unset = UNSET
-    reservation: None | RoomReservationType1 | Unset = UNSET
+    reservation: None | RoomReservationType0 | Unset = UNSET
 
 
 
@@ -66,7 +66,7 @@ class Room:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.room_attributes import RoomAttributes # noqa: PLC0415
-        from ..models.room_reservation_type_1 import RoomReservationType1 # noqa: PLC0415
+        from ..models.room_reservation_type_0 import RoomReservationType0 # noqa: PLC0415
         attributes = self.attributes.to_dict()
 
         capacity = self.capacity
@@ -110,7 +110,7 @@ class Room:
         reservation: dict[str, Any] | None | Unset
         if isinstance(self.reservation, Unset):
             reservation = UNSET
-        elif isinstance(self.reservation, RoomReservationType1):
+        elif isinstance(self.reservation, RoomReservationType0):
             reservation = self.reservation.to_dict()
         else:
             reservation = self.reservation
@@ -146,7 +146,7 @@ class Room:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.room_attributes import RoomAttributes # noqa: PLC0415
-        from ..models.room_reservation_type_1 import RoomReservationType1 # noqa: PLC0415
+        from ..models.room_reservation_type_0 import RoomReservationType0 # noqa: PLC0415
         d = dict(src_dict)
         attributes = RoomAttributes.from_dict(d.pop("attributes"))
 
@@ -220,7 +220,7 @@ class Room:
         im_chatroom_id = _parse_im_chatroom_id(d.pop("imChatroomId", UNSET))
 
 
-        def _parse_reservation(data: object) -> None | RoomReservationType1 | Unset:
+        def _parse_reservation(data: object) -> None | RoomReservationType0 | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -228,14 +228,14 @@ class Room:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                reservation_type_1 = RoomReservationType1.from_dict(data)
+                reservation_type_0 = RoomReservationType0.from_dict(data)
 
 
 
-                return reservation_type_1
+                return reservation_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | RoomReservationType1 | Unset, data)
+            return cast(None | RoomReservationType0 | Unset, data)
 
         reservation = _parse_reservation(d.pop("reservation", UNSET))
 

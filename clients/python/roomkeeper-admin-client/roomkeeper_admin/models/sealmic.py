@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.sealmic_plugin import SealmicPlugin
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.sealmic_room_options import SealmicRoomOptions
@@ -29,7 +29,7 @@ class Sealmic:
         Attributes:
             name (str): Shown to members; blanks at either end are trimmed
             owner (str): The owner's account
-            plugin (Literal['sealmic']):
+            plugin (SealmicPlugin):
             options (SealmicRoomOptions | Unset):
             ttl_seconds (int | None | Unset): Seconds until the room expires (366 days at most); the tenant's policy when
                 absent or null
@@ -37,7 +37,7 @@ class Sealmic:
 
     name: str
     owner: str
-    plugin: Literal['sealmic']
+    plugin: SealmicPlugin
     options: SealmicRoomOptions | Unset = UNSET
     ttl_seconds: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -52,7 +52,7 @@ class Sealmic:
 
         owner = self.owner
 
-        plugin = self.plugin
+        plugin = self.plugin.value
 
         options: dict[str, Any] | Unset = UNSET
         if not isinstance(self.options, Unset):
@@ -89,9 +89,10 @@ class Sealmic:
 
         owner = d.pop("owner")
 
-        plugin = cast(Literal['sealmic'] , d.pop("plugin"))
-        if plugin != 'sealmic':
-            raise ValueError(f"plugin must match const 'sealmic', got '{plugin}'")
+        plugin = SealmicPlugin(d.pop("plugin"))
+
+
+
 
         _options = d.pop("options", UNSET)
         options: SealmicRoomOptions | Unset

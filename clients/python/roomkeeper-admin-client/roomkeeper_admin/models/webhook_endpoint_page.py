@@ -26,11 +26,11 @@ class WebhookEndpointPage:
     """ 
         Attributes:
             items (list[WebhookEndpoint]):
-            next_cursor (None):
+            next_cursor (None | str): always null: a tenant's endpoints fit one page
      """
 
     items: list[WebhookEndpoint]
-    next_cursor: None
+    next_cursor: None | str
 
 
 
@@ -45,6 +45,7 @@ class WebhookEndpointPage:
 
 
 
+        next_cursor: None | str
         next_cursor = self.next_cursor
 
 
@@ -73,7 +74,13 @@ class WebhookEndpointPage:
             items.append(items_item)
 
 
-        next_cursor = d.pop("nextCursor")
+        def _parse_next_cursor(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        next_cursor = _parse_next_cursor(d.pop("nextCursor"))
+
 
         webhook_endpoint_page = cls(
             items=items,

@@ -17,13 +17,14 @@ import datetime
 
 
 
-T = TypeVar("T", bound="RoomReservationType1")
+T = TypeVar("T", bound="RoomReservationType0")
 
 
 
 @_attrs_define
-class RoomReservationType1:
-    """ 
+class RoomReservationType0:
+    """ null: the room is not reserved
+
         Attributes:
             accounts (list[str]):
             on_lapse (str):
@@ -105,12 +106,12 @@ class RoomReservationType1:
         claimed_at = _parse_claimed_at(d.pop("claimedAt", UNSET))
 
 
-        room_reservation_type_1 = cls(
+        room_reservation_type_0 = cls(
             accounts=accounts,
             on_lapse=on_lapse,
             until=until,
             claimed_at=claimed_at,
         )
 
-        return room_reservation_type_1
+        return room_reservation_type_0
 
