@@ -196,6 +196,11 @@ def main():
                                       ".map((c) => [c.textContent, c.title, c.getClientRects().length])")
         check(cells and all(text == title and lines == 1 for text, title, lines in cells),
               f"every audit cell is one line with its whole value as its title: {[c for c in cells if c[2] != 1][:3]}")
+        check(any(text == title and len(text) == 32 for text, title, _ in cells), "request ids are cut cells with their whole value as title")
+        # ... and the table fits the window: no column is pushed out of sight.
+        widths = driver.execute_script("const t = document.querySelector('#audit').closest('table');"
+                                       "return [t.getBoundingClientRect().right, document.documentElement.clientWidth]")
+        check(widths[0] <= widths[1], f"the audit table fits 1280 px: its right edge at {widths[0]} px, the window {widths[1]} px")
         Select(driver.find_element(By.ID, "audit-action")).select_by_value("member.kick")
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#audit tr[data-action]")
                    and all(r.get_attribute("data-action") == "member.kick" for r in d.find_elements(By.CSS_SELECTOR, "#audit tr[data-action]")))

@@ -32,10 +32,17 @@ enum ConsoleScript {
     if (rows.length === 0) tbody.append(el('tr', {}, el('td', { colspan: columns, class: 'muted' }, 'none')));
     // #44: a long value is cut with an ellipsis, never broken mid-word
     // ("operator", "member.kick" did at 1280 px); the whole value is its title.
+    // An id in code (a key's fingerprint, a request id) is cut shorter: the
+    // audit view's 32-digit request ids made it 1,400 px wide.
     for (const td of tbody.querySelectorAll('td')) {
-      if (td.children.length === 0 && td.textContent.length > 0 && !td.classList.contains('muted')) {
+      if (td.textContent.length === 0 || td.classList.contains('muted')) continue;
+      const only = td.children.length === 1 ? td.children[0] : null;
+      if (td.children.length === 0) {
         const text = td.textContent;
         td.replaceChildren(el('span', { class: 'cell', title: text }, text));
+      } else if (only && only.tagName === 'CODE' && only.children.length === 0) {
+        only.classList.add('cell');
+        only.title = only.textContent;
       }
     }
   }

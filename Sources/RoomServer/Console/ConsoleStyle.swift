@@ -17,6 +17,7 @@ main { padding: 1rem 1.2rem; }
 table { border-collapse: collapse; width: 100%; background: #fff; margin-bottom: 1rem; }
 th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e1e4ea; vertical-align: top; }
 td .cell { display: inline-block; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+td code.cell { max-width: 7.5rem; }
 tbody tr.link { cursor: pointer; }
 tbody tr.link:hover { background: #eef3ff; }
 .filters { display: flex; gap: 1rem; align-items: center; margin-bottom: .6rem; }
