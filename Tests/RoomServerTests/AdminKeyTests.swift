@@ -180,6 +180,32 @@ import Testing
             #expect(rows.sorted() == ["key:\(moderator.id)", "key:\(peer.id)"].sorted(), "one row per revocation: \(rows)")
         }
     }
+
+    /// Eight revocations of one key at once, on two instances: PostgreSQL's
+    /// row lock (taken in its own statement) decides one winner; every
+    /// answer is the key as revoked, with one time, and one audit row.
+    @Test func revocationsOfOneKeyAtOnceWriteOneAuditRow() async throws {
+        let fixture = try await ServerFixture()
+        let tenant = fixture.id(0)
+        try await OutboxWakeTests.live(try fixture.server()) { other in
+            try await fixture.live { http in
+                let target = try await Self.make(http, fixture, scopes: ["read"], by: fixture.key(0), label: "contested")
+                let answers = try await withThrowingTaskGroup(of: HTTP.Answer.self) { group in
+                    for index in 0..<8 {
+                        let client = index.isMultiple(of: 2) ? http : other
+                        group.addTask { try await client.request(.delete, "/admin/v1/tenants/\(tenant)/keys/\(target.id)", key: fixture.key(0)) }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(answers.allSatisfy { $0.status == .ok }, "\(answers.map(\.text))")
+                #expect(Set(answers.compactMap { $0.json["revokedAt"]?.string }).count == 1, "one revocation time: \(answers.map(\.text))")
+                let rows = try await fixture.database.query("""
+                    SELECT count(*)::int FROM audit_log WHERE tenant_id = \(tenant) AND action = 'key.revoke' AND target = \("key:\(target.id)")
+                    """).decode(Int.self).first
+                #expect(rows == 1, "one audit row for one revocation, not \(rows ?? 0)")
+            }
+        }
+    }
     /// #44's measure: 100 keys, each revoked on one instance, then used on
     /// the other. Every first request after the revocation is refused
     /// (each request reads its key's row: nothing to propagate), and the
