@@ -97,6 +97,33 @@ import Testing
         let members = try await fixture.count("SELECT count(*)::int FROM room_members WHERE tenant_id = ANY($1) AND room_id = \(room.id) AND status = 'joined'")
         #expect(counted == 50 && members == 50)
     }
+
+    /// The joins of one batch share one answer, read after their commit
+    /// (`SharedAnswers`): 120 members joining at once read the room's
+    /// members once a batch, not once each (SealMic's join answers its
+    /// detail: figure 7), and every answer lists its own joiner.
+    @Test func aBatchsJoinsShareOneAnswerReadAfterTheirCommit() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(capacity: 1_000)
+        let engine = fixture.engine, tenant = fixture.tenant
+        let answers = try await withThrowingTaskGroup(of: (AccountID, Set<AccountID>).self) { group in
+            for index in 0..<120 {
+                group.addTask {
+                    let account = "listener\(index)"
+                    let listed = try await engine.join(room.id, account: account, role: "member", in: tenant, pluginID: nil, answer: "members") { room in
+                        Set(try await engine.store.joinedMembers(tenant.id, room.id, newest: 1_000, always: []).members.map(\.accid))
+                    }
+                    return (account, listed)
+                }
+            }
+            return try await group.reduce(into: [(AccountID, Set<AccountID>)]()) { $0.append($1) }
+        }
+        #expect(answers.count == 120 && answers.allSatisfy { $0.1.contains($0.0) }, "an answer without its own joiner: a read from before its commit")
+        let (batches, joins) = engine.joinQueue.counts
+        let (computed, asked) = engine.sharedAnswers.counts
+        #expect(asked == 120 && computed <= batches && joins == 120, "\(computed) answers read for \(asked) joins in \(batches) batches")
+        #expect(batches < 120, "the joins were batched (\(batches) batches), so some shared an answer")
+    }
 }
 
 /// The most connections of the test database seen waiting on a lock at once.

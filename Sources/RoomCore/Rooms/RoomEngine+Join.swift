@@ -7,6 +7,21 @@ extension RoomEngine {
     /// `pluginID`: the plugin asking; a room of another plugin is "not found"
     /// to it. Returns the room as the join left it.
     public func join(_ roomID: RoomID, account: AccountID, role: String = "member", in tenant: Tenant, pluginID: String?) async throws -> JoinOutcome {
+        try await joinInBatch(roomID, account: account, role: role, in: tenant, pluginID: pluginID).0
+    }
+
+    /// A join and what it answers, read once for its whole batch
+    /// (`SharedAnswers`): `answer` is given the room as the batch found it.
+    public func join<Answer: Sendable>(
+        _ roomID: RoomID, account: AccountID, role: String, in tenant: Tenant, pluginID: String?, answer name: String,
+        _ answer: @escaping @Sendable (Room) async throws -> Answer
+    ) async throws -> Answer {
+        let (outcome, batch) = try await joinInBatch(roomID, account: account, role: role, in: tenant, pluginID: pluginID)
+        return try await sharedAnswers.answer(batch, name: name) { try await answer(outcome.room) }
+    }
+
+    private func joinInBatch(_ roomID: RoomID, account: AccountID, role: String, in tenant: Tenant,
+                             pluginID: String?) async throws -> (JoinOutcome, RoomJoinQueue.Batch) {
         let inIMChatroom = try await imMembership(roomID, account: account, in: tenant, pluginID: pluginID)
         let request = RoomJoinQueue.Request(account: account, role: role, inIMChatroom: inIMChatroom, pluginID: pluginID)
         return try await joinQueue.join(.init(tenant: tenant.id, room: roomID), request) { requests in

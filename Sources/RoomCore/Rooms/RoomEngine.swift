@@ -26,6 +26,7 @@ public struct RoomEngine: Sendable {
     let writeQueue = RoomWriteQueue()
     /// A room's joins, batched (#41).
     let joinQueue = RoomJoinQueue()
+    let sharedAnswers = SharedAnswers()
     /// Draws a room id (from the system's CSPRNG); tests draw their own.
     let drawRoomID: @Sendable () -> RoomID
 

@@ -29,9 +29,17 @@ final class RoomJoinQueue: Sendable {
 
     typealias Outcome = Result<RoomEngine.JoinOutcome, any Error>
 
+    /// Which written batch a join went in: joins of one batch share one
+    /// commit, so an answer read after it is as fresh for each of them
+    /// (`SharedAnswers`).
+    struct Batch: Hashable, Sendable {
+        let room: RoomWriteQueue.Key
+        let number: UInt64
+    }
+
     fileprivate enum Turn: Sendable {
         case lead
-        case done(Outcome)
+        case done(Outcome, Batch)
     }
 
     private struct Waiter {
@@ -44,6 +52,7 @@ final class RoomJoinQueue: Sendable {
         /// Rooms with a batch in flight, and the joins waiting for the next.
         var lines: [RoomWriteQueue.Key: [Waiter]] = [:]
         var nextID: UInt64 = 0
+        var nextBatch: UInt64 = 0
         var batches = 0
         var joins = 0
     }
@@ -55,7 +64,7 @@ final class RoomJoinQueue: Sendable {
 
     /// `write` decides and writes a batch, answering each request in order.
     func join(_ key: RoomWriteQueue.Key, _ request: Request,
-              write: @Sendable ([Request]) async throws -> [Outcome]) async throws -> RoomEngine.JoinOutcome {
+              write: @Sendable ([Request]) async throws -> [Outcome]) async throws -> (RoomEngine.JoinOutcome, Batch) {
         let queued: UInt64? = state.withLock { state in
             guard state.lines[key] != nil else {
                 state.lines[key] = []
@@ -70,7 +79,7 @@ final class RoomJoinQueue: Sendable {
                 try await waitForTurn(key, id: id, request: request, until: DatabaseDeadline.until(atMost: DatabaseDeadline.statementSeconds))
             }
             switch turn {
-            case .done(let outcome): return try outcome.get()
+            case .done(let outcome, let batch): return (try outcome.get(), batch)
             case .lead: break
             }
         }
@@ -78,11 +87,12 @@ final class RoomJoinQueue: Sendable {
     }
 
     private func lead(_ key: RoomWriteQueue.Key, _ own: Request,
-                      write: @Sendable ([Request]) async throws -> [Outcome]) async throws -> RoomEngine.JoinOutcome {
-        let others: [Waiter] = state.withLock { state in
+                      write: @Sendable ([Request]) async throws -> [Outcome]) async throws -> (RoomEngine.JoinOutcome, Batch) {
+        let (others, batch): ([Waiter], Batch) = state.withLock { state in
             let taken = Array(state.lines[key, default: []].prefix(Self.batchLimit - 1))
             state.lines[key]?.removeFirst(taken.count)
-            return taken
+            state.nextBatch += 1
+            return (taken, Batch(room: key, number: state.nextBatch))
         }
         let outcomes: [Outcome]
         do {
@@ -90,9 +100,9 @@ final class RoomJoinQueue: Sendable {
         } catch {
             outcomes = Array(repeating: .failure(error), count: others.count + 1)
         }
-        for (waiter, outcome) in zip(others, outcomes.dropFirst()) { waiter.continuation.resume(returning: .done(outcome)) }
+        for (waiter, outcome) in zip(others, outcomes.dropFirst()) { waiter.continuation.resume(returning: .done(outcome, batch)) }
         handOn(key, carried: others.count + 1)
-        return try outcomes[0].get()
+        return (try outcomes[0].get(), batch)
     }
 
     /// The batch is written: the first join queued meanwhile leads the next.

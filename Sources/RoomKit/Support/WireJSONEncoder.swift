@@ -63,6 +63,8 @@ final class JSONOutput {
             writeInteger(unsafeBitCast(value, to: Int64.self))
         } else if T.self == Bool.self {
             bytes += (unsafeBitCast(value, to: Bool.self) ? "true" : "false").utf8
+        } else if T.self == EncodedJSON.self {
+            bytes += unsafeBitCast(value, to: EncodedJSON.self).bytes
         } else if T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
             // JSONEncoder writes these by its own rules, not by their `encode(to:)`.
             handedOver = true
