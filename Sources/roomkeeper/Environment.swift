@@ -28,17 +28,48 @@ enum Env {
         return logger
     }
 
-    /// The database DATABASE_URL names, through a router that has already
-    /// found the primary among the URL's hosts; the router must run.
-    static func database(_ logger: Logger) async throws -> (PrimaryRouter, Database) {
-        let router = PrimaryRouter(endpoint: try databaseEndpoint(), logger: logger)
+    /// The database DATABASE_URL names (or `endpoint`), through a router
+    /// that has already found the primary among the URL's hosts; the router must run.
+    static func database(_ logger: Logger, endpoint: DatabaseURL.Endpoint? = nil) async throws -> (PrimaryRouter, Database) {
+        let router = PrimaryRouter(endpoint: try endpoint ?? databaseEndpoint(), logger: logger)
         await router.followPrimary()
         return (router, Database(router: router, logger: logger))
     }
 
+    /// The first cell's name (#43): ROOMKEEPER_CELL, "cell1" by default.
+    static var homeCell: String { values["ROOMKEEPER_CELL"].flatMap { $0.isEmpty ? nil : $0 } ?? "cell1" }
+
+    /// The other cells (#43): ROOMKEEPER_CELLS="cell2=postgres://…;cell3=…"
+    /// (`;` between cells: a URL names its hosts with commas), in order.
+    static func otherCells() throws -> [(name: String, endpoint: DatabaseURL.Endpoint)] {
+        guard let text = values["ROOMKEEPER_CELLS"], !text.isEmpty else { return [] }
+        return try text.split(separator: ";").map { entry in
+            let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw CommandFailure("ROOMKEEPER_CELLS: \"\(entry)\" is not name=postgres-url")
+            }
+            return (parts[0], try DatabaseURL.endpoint(from: parts[1], statementTimeout: values["ROOMKEEPER_STATEMENT_TIMEOUT"] ?? "10s"))
+        }
+    }
+
+    /// Applies the migrations to every cell (the first cell's first), and
+    /// moves each other cell's id sequences into its own range (`Cells.claimIDRange`).
+    static func migrateCells(_ migrator: Migrator, _ logger: Logger) async throws -> Int {
+        var applied = try await withDatabase(logger) { try await migrator.migrate($0) }.count
+        for (index, cell) in try otherCells().enumerated() {
+            applied += try await withDatabase(logger, endpoint: cell.endpoint) { database in
+                let done = try await migrator.migrate(database)
+                try await Cells.claimIDRange(index: index + 1, on: database)
+                return done
+            }.count
+        }
+        return applied
+    }
+
     /// Runs `body` with a PostgreSQL client that is running, then stops it.
-    static func withDatabase<T: Sendable>(_ logger: Logger, _ body: @Sendable (Database) async throws -> T) async throws -> T {
-        let (router, database) = try await database(logger)
+    static func withDatabase<T: Sendable>(_ logger: Logger, endpoint: DatabaseURL.Endpoint? = nil,
+                                          _ body: @Sendable (Database) async throws -> T) async throws -> T {
+        let (router, database) = try await database(logger, endpoint: endpoint)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await router.run() }
             await Task.yield()

@@ -65,7 +65,21 @@ struct Serve: AsyncParsableCommand {
         }
         if options.operatorKey == nil { logger.warning("ROOMKEEPER_OPERATOR_KEY is not set: the admin API accepts tenant keys only") }
 
-        let (router, database) = try await Env.database(logger)
+        let (router, home) = try await Env.database(logger)
+        // Cells (#43): each other cell's router runs with the first's; a
+        // lease goes to its tenant's cell by the directory.
+        var routers = [router]
+        var database = home
+        let others = try Env.otherCells()
+        if !others.isEmpty {
+            var cells: [Cells.Cell] = []
+            for cell in others {
+                let (cellRouter, cellDatabase) = try await Env.database(logger, endpoint: cell.endpoint)
+                routers.append(cellRouter)
+                cells.append(Cells.Cell(name: cell.name, database: cellDatabase))
+            }
+            database = home.routed(by: try Cells(home: Env.homeCell, others: cells))
+        }
         let clock = SystemClock()
         let loader = TenantLoader(registry: Build.plugins, providers: StandardProviderCatalog(database: database, clock: clock))
         let tenants: TenantDirectory
@@ -80,13 +94,17 @@ struct Serve: AsyncParsableCommand {
         }
         let server = Roomkeeper(database: database, registry: Build.plugins, tenants: tenants, clock: clock, options: options, logger: logger)
         if !noMigrate {
-            let migrator = try server.migrator()
-            let applied = try await Env.withDatabase(logger) { try await migrator.migrate($0) }
-            logger.info("migrations current", metadata: ["applied": "\(applied.count)"])
+            let applied = try await Env.migrateCells(try server.migrator(), logger)
+            logger.info("migrations current", metadata: ["applied": "\(applied)", "cells": "\(others.count + 1)"])
+        }
+        if let cells = database.cells {
+            try await Env.withDatabase(logger) { try await cells.load(from: $0) }
+            logger.info("cells", metadata: ["cells": "\(cells.names.joined(separator: ","))",
+                                            "placed": "\(tenants.current.sorted.map { "\($0.id)=\(cells.cell(of: $0.id))" }.joined(separator: ","))"])
         }
         // The exporter runs first and stops last, so the last requests' spans leave.
         let traces: [any Service] = tracing ? [try TraceExport.bootstrap()] : []
-        let app = try server.buildApplication(extra: traces + [router, server.reloader])
+        let app = try server.buildApplication(extra: traces + routers + [server.reloader])
         logger.info("serving", metadata: [
             "url": "http://\(options.host):\(options.port)",
             "tenants": "\(tenants.current.sorted.map(\.id).joined(separator: ","))",
@@ -103,7 +121,7 @@ struct Migrate: AsyncParsableCommand {
         let logger = Env.logger("roomkeeper.migrate")
         let root = URL(fileURLWithPath: Env.values["ROOMKEEPER_SCHEMA"] ?? "schema")
         let migrator = try Migrator(schemaRoot: root, folders: Roomkeeper.schemaFolders(registry: Build.plugins, extra: Build.extraSchemaFolders))
-        let applied = try await Env.withDatabase(logger) { try await migrator.migrate($0) }
-        print(applied.isEmpty ? "migrations current; nothing to apply" : "applied: \(applied.joined(separator: ", "))")
+        let applied = try await Env.migrateCells(migrator, logger)
+        print(applied == 0 ? "migrations current; nothing to apply" : "applied: \(applied) migrations")
     }
 }

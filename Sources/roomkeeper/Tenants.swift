@@ -8,8 +8,52 @@ import RoomProviders
 
 struct Tenants: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check tenant files, and make admin key hashes for them.",
-        subcommands: [Check.self, HashKey.self])
+        abstract: "Check tenant files, make admin key hashes for them, and place tenants in cells.",
+        subcommands: [Check.self, HashKey.self, Place.self])
+
+    /// `roomkeeper tenants place T CELL` (#43): writes T's cell in the
+    /// directory (the first cell's `tenant_cells`) and has every instance
+    /// read it again. Only for a tenant with no rows yet: moving rows is
+    /// `tenants move` (not built yet), so a tenant with rooms or accounts
+    /// where it lives now is refused. Place a tenant before adding its file.
+    struct Place: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Place a tenant that has no rows yet in a cell (ROOMKEEPER_CELL, ROOMKEEPER_CELLS).")
+
+        @Argument(help: "The tenant's id.")
+        var tenant: String
+
+        @Argument(help: "The cell: ROOMKEEPER_CELL (the first) or a name in ROOMKEEPER_CELLS.")
+        var cell: String
+
+        func run() async throws {
+            let logger = Env.logger("roomkeeper.tenants")
+            let others = try Env.otherCells()
+            let tenant = self.tenant, cell = self.cell
+            guard cell == Env.homeCell || others.contains(where: { $0.name == cell }) else {
+                throw CommandFailure("no cell \(cell): the cells are \(([Env.homeCell] + others.map(\.name)).joined(separator: ", "))")
+            }
+            try await Env.withDatabase(logger) { home in
+                let now = try await home.query("SELECT cell FROM tenant_cells WHERE tenant_id = \(tenant)").decode(String.self).first ?? Env.homeCell
+                let endpoint = others.first { $0.name == now }?.endpoint
+                let rows = try await Env.withDatabase(logger, endpoint: endpoint) { current in
+                    try await current.query("""
+                        SELECT ((SELECT count(*) FROM rooms WHERE tenant_id = \(tenant)) + (SELECT count(*) FROM accounts WHERE tenant_id = \(tenant)))::int
+                        """).decode(Int.self).first ?? 0
+                }
+                guard rows == 0 || now == cell else {
+                    throw CommandFailure("tenant \(tenant) has \(rows) rooms and accounts in cell \(now): moving rows between cells is not built yet")
+                }
+                try await home.query("""
+                    INSERT INTO tenant_cells (tenant_id, cell) VALUES (\(tenant), \(cell))
+                    ON CONFLICT (tenant_id) DO UPDATE SET cell = EXCLUDED.cell, placed_at = now()
+                    """)
+                // Every instance reloads its tenants and the directory.
+                try await home.query("SELECT pg_notify('roomkeeper_tenants', 'roomkeeper tenants place')")
+            }
+            print("tenant \(tenant) placed in cell \(cell); the instances read the directory again now")
+        }
+    }
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Validate every tenant file in DIR; print each problem with file and field.")

@@ -24,6 +24,8 @@ public struct Database: Sendable {
     /// figure 6) queued ahead of every other tenant's, and B's p99 went from
     /// 4 ms to 94 ms although B's median did not move.
     let shares: FairPermits
+    /// The other cells a lease may go to, by its tenant (#43); nil: one cell.
+    public private(set) var cells: Cells?
 
     /// `connections`: the pool's `maximumConnections` (PostgresNIO's default is 20).
     public init(client: PostgresClient, logger: Logger, dedicatedConnection: PostgresConnection.Configuration? = nil, leaseSeconds: Double = 5,
@@ -46,6 +48,22 @@ public struct Database: Sendable {
         self.logger = logger
         self.leaseSeconds = leaseSeconds
         leaseWatch = LeaseWatch(router: router)
+    }
+
+    /// This database as the first cell of `cells`: each lease goes to the
+    /// cell of the tenant it serves (`Cells`).
+    public func routed(by cells: Cells) -> Database {
+        var routed = self
+        routed.cells = cells
+        return routed
+    }
+
+    /// Reads the tenant directory again, with a tenant reload (SIGHUP, the
+    /// admin API's, another instance's): a placement is learnt at the latest
+    /// then. Nothing without cells.
+    public func reloadCells() async throws {
+        guard let cells else { return }
+        try await LeaseOwner.$tenant.withValue(nil) { try await cells.load(from: self) }
     }
 
     /// The pool in use: the primary's, for a multi-host URL.
@@ -74,6 +92,10 @@ public struct Database: Sendable {
     /// (`FairPermits`, `LeaseOwner.tenant`); a lease taken while the task
     /// already holds one goes straight to the pool.
     public func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        // A tenant of another cell: its cell's pool, shares and primary.
+        if let cells, let tenant = LeaseOwner.tenant, let cell = cells.database(for: tenant) {
+            return try await cell.withConnection(body)
+        }
         let deadline = DatabaseDeadline.until(atMost: leaseSeconds)
         let started = ContinuousClock.now, leased = LeaseFlag()
         PoolGauges.shared.startedWaiting()

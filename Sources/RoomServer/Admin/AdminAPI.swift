@@ -77,6 +77,7 @@ struct AdminAPI: Sendable {
             try context.requireOperator()
             switch tenants.reload(logger: context.logger) {
             case .applied(let count):
+                try await services.database.reloadCells()
                 // The files are already in force: a reload cannot be undone, so
                 // a failed audit write is logged, not answered as a failure.
                 do {

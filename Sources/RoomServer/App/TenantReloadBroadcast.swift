@@ -40,6 +40,12 @@ public struct TenantReloadFollower: NotificationFollower {
         switch tenants.reload(logger: logger) {
         case .applied(let count):
             logger.info("tenants reloaded", metadata: ["after": "\(source)", "tenants": "\(count)"])
+            let database = broadcast.database, logger = logger
+            Task {
+                do { try await database.reloadCells() } catch {
+                    logger.error("could not read the tenant directory", metadata: ["error": "\(LoggableError.describe(error))"])
+                }
+            }
         case .rejected(let failure):
             for issue in failure.issues { logger.error("tenant file problem", metadata: ["issue": "\(issue)"]) }
         }

@@ -17,6 +17,9 @@ public struct TenantReloader: Service {
             for await _ in await UnixSignalsSequence(trapping: .sighup) {
                 switch tenants.reload(logger: logger) {
                 case .applied:
+                    do { try await broadcast.database.reloadCells() } catch {
+                        logger.error("could not read the tenant directory", metadata: ["error": "\(LoggableError.describe(error))"])
+                    }
                     do { try await broadcast.announce() } catch {
                         logger.warning("could not announce the reload to other instances", metadata: ["error": "\(LoggableError.describe(error))"])
                     }

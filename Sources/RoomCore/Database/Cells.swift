@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// Cells (#43): past one primary, tenants are placed across several
+/// PostgreSQL formations ("cells"), each holding whole tenants. The first
+/// cell (DATABASE_URL) holds the tenant directory (`tenant_cells`); a tenant
+/// without a row there lives in the first cell.
+///
+/// A `Database` given a `Cells` sends each lease to the cell of the tenant it
+/// serves (`LeaseOwner.tenant`, bound for a request's whole task), so no
+/// statement of the engine, the plugins or the providers names its cell:
+/// every statement already names its tenant (TenantFirstTests). A lease for
+/// no tenant (the instance's own work) stays in the first cell.
+public final class Cells: Sendable {
+    public struct Cell: Sendable {
+        public let name: String
+        public let database: Database
+        public init(name: String, database: Database) {
+            self.name = name
+            self.database = database
+        }
+    }
+
+    /// The first cell's name: the directory's home, every tenant's default.
+    public let home: String
+    /// Every cell but the first, by name.
+    public let others: [String: Cell]
+    /// Every cell's name in the order configured: a cell's index is where
+    /// its ids start (`idRangeStart`).
+    public let names: [String]
+    private let placement = Mutex<[TenantID: String]>([:])
+
+    public init(home: String, others: [Cell]) throws {
+        self.home = home
+        var byName: [String: Cell] = [:]
+        for cell in others {
+            guard Self.isName(cell.name), cell.name != home, byName[cell.name] == nil else { throw CellsError.badName(cell.name) }
+            byName[cell.name] = cell
+        }
+        guard Self.isName(home) else { throw CellsError.badName(home) }
+        self.others = byName
+        names = [home] + others.map(\.name)
+    }
+
+    /// As `tenant_cells.cell` allows: lowercase, a letter first, at most 32.
+    static func isName(_ name: String) -> Bool {
+        name.range(of: "^[a-z][a-z0-9-]{0,31}$", options: .regularExpression) != nil
+    }
+
+    /// The cell `tenant` lives in, by the directory as last read.
+    public func cell(of tenant: TenantID) -> String {
+        placement.withLock { $0[tenant] } ?? home
+    }
+
+    /// The database of `tenant`'s cell; nil: the first cell's.
+    func database(for tenant: TenantID) -> Database? {
+        let name = cell(of: tenant)
+        return name == home ? nil : others[name]?.database
+    }
+
+    /// Reads the directory from the first cell. A row naming a cell this
+    /// instance does not know is refused: its tenant's statements would go
+    /// to the wrong primary.
+    public func load(from home: Database) async throws {
+        let rows = try await home.query("""
+            -- cross-tenant: the directory names every tenant placed outside the first cell
+            SELECT tenant_id, cell FROM tenant_cells
+            """).decode((String, String).self)
+        var read: [TenantID: String] = [:]
+        for (tenant, cell) in rows {
+            guard cell == self.home || others[cell] != nil else { throw CellsError.unknownCell(cell, tenant: tenant) }
+            read[tenant] = cell
+        }
+        placement.withLock { $0 = read }
+    }
+
+    /// Places `tenant` in `cell` (a new tenant, or one whose rows are not
+    /// yet anywhere else: moving rows is `roomkeeper tenants move`, #43).
+    public func place(_ tenant: TenantID, in cell: String, home database: Database) async throws {
+        guard cell == home || others[cell] != nil else { throw CellsError.unknownCell(cell, tenant: tenant) }
+        try await database.query("""
+            INSERT INTO tenant_cells (tenant_id, cell) VALUES (\(tenant), \(cell))
+            ON CONFLICT (tenant_id) DO UPDATE SET cell = EXCLUDED.cell, placed_at = now()
+            """)
+        placement.withLock { $0[tenant] = cell }
+    }
+
+    /// Where the ids a cell draws start: cell n (from 0) draws from n × 2⁴⁸,
+    /// so a tenant's rows keep their ids when they move to another cell.
+    /// 2⁴⁸ (2.8 × 10¹⁴) ids a cell: a century at 89,000 a second.
+    public static func idRangeStart(index: Int) -> Int64 { Int64(index) << 48 }
+
+    /// Moves every sequence of `database` (identity columns' too) into cell
+    /// `index`'s range, once: a sequence already in it is left alone.
+    public static func claimIDRange(index: Int, on database: Database) async throws {
+        guard index > 0 else { return }
+        let start = idRangeStart(index: index)
+        try await database.query("""
+            -- cross-tenant: a cell's id sequences serve every tenant in it
+            SELECT setval(format('%I.%I', schemaname, sequencename), \(start))
+            FROM pg_sequences WHERE schemaname = current_schema() AND coalesce(last_value, 0) < \(start)
+            """)
+    }
+}
+
+public enum CellsError: Error, CustomStringConvertible {
+    case badName(String)
+    case unknownCell(String, tenant: TenantID)
+
+    public var description: String {
+        switch self {
+        case .badName(let name): "cell name \"\(name)\" must be a lowercase letter then up to 31 of a-z, 0-9 and -, each name once"
+        case .unknownCell(let cell, let tenant): "tenant \(tenant) is placed in cell \(cell), which this instance is not configured with (ROOMKEEPER_CELLS)"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RoomCore
+import RoomTestSupport
+import Testing
+
+/// Cells (#43, first step): tenants placed across PostgreSQL formations by
+/// the directory in the first cell; every statement of a request goes to
+/// its tenant's cell. Here the second cell is another database of the test
+/// server, migrated as `roomkeeper serve` migrates a cell.
+@Suite(.serialized) struct CellsTests {
+    /// A second cell for `body`: a fresh database, migrated, its ids moved
+    /// into cell 1's range; dropped afterwards.
+    static func withSecondCell<T: Sendable>(_ body: @escaping @Sendable (Database) async throws -> T) async throws -> T {
+        let home = try await TestDatabase.shared()
+        let name = "cell_" + Secrets.randomToken(bytes: 5).lowercased()
+        try await home.query("CREATE DATABASE \(unescaped: name)")
+        do {
+            let value = try await TestDatabase.withDatabase(named: name) { cell in
+                _ = try await TestDatabase.migrator.migrate(cell)
+                try await Cells.claimIDRange(index: 1, on: cell)
+                return try await body(cell)
+            }
+            try await home.query("DROP DATABASE \(unescaped: name) WITH (FORCE)")
+            return value
+        } catch {
+            _ = try? await home.query("DROP DATABASE \(unescaped: name) WITH (FORCE)")
+            throw error
+        }
+    }
+
+    static func count(_ database: Database, _ table: String, tenant: TenantID) async throws -> Int {
+        try await database.query("SELECT count(*)::int FROM \(unescaped: table) WHERE tenant_id = \(tenant)").decode(Int.self).first ?? 0
+    }
+
+    @Test func eachTenantsRequestsWriteToItsOwnCellOnly() async throws {
+        let fixture = try await ServerFixture()
+        let home = fixture.database
+        try await Self.withSecondCell { second in
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            let stays = fixture.id(0), placed = fixture.id(1)
+            try await cells.place(placed, in: "cell2", home: home)
+            try await cells.load(from: home)
+            #expect(cells.cell(of: placed) == "cell2" && cells.cell(of: stays) == "cell1")
+
+            let rooms = try await fixture.live(database: home.routed(by: cells)) { http in
+                var rooms: [TenantID: Int64] = [:]
+                for (index, tenant) in [stays, placed].enumerated() {
+                    let created = try await http.post("/admin/v1/tenants/\(tenant)/rooms", key: fixture.key(index),
+                                                      json: #"{"plugin":"test-rooms","name":"Lobby","owner":"alice","ttlSeconds":600}"#)
+                    #expect(created.status == .created, "\(created.text)")
+                    let room = try #require(created.json["id"]?.int64)
+                    rooms[tenant] = room
+                    let kicked = try await http.post("/admin/v1/tenants/\(tenant)/rooms/\(room)/members/mallory/kick", key: fixture.key(index),
+                                                     json: #"{"durationSeconds":600,"reason":"spam"}"#)
+                    #expect(kicked.status == .ok, "\(kicked.text)")
+                    // Read back through the same routing: the tenant's own cell answers.
+                    let listed = try await http.get("/admin/v1/tenants/\(tenant)/rooms/\(room)", key: fixture.key(index))
+                    #expect(listed.status == .ok && listed.json["room"]?["id"]?.int64 == room, "\(listed.text)")
+                }
+                return rooms
+            }
+            for table in ["rooms", "room_events", "bans", "audit_log"] {
+                #expect(try await Self.count(home, table, tenant: stays) > 0, "\(table): the staying tenant's rows in the first cell")
+                #expect(try await Self.count(second, table, tenant: stays) == 0, "\(table): none of the staying tenant's in the second")
+                #expect(try await Self.count(second, table, tenant: placed) > 0, "\(table): the placed tenant's rows in its cell")
+                #expect(try await Self.count(home, table, tenant: placed) == 0, "\(table): none of the placed tenant's in the first cell")
+            }
+            // Ids drawn in the second cell are of its range: the tenant's rows
+            // can move between cells without colliding (#43).
+            let banID = try await second.query("SELECT min(ban_id) FROM bans WHERE tenant_id = \(placed)").decode(Int64.self).first
+            let auditID = try await second.query("SELECT min(audit_id) FROM audit_log WHERE tenant_id = \(placed)").decode(Int64.self).first
+            #expect((banID ?? 0) >= Cells.idRangeStart(index: 1) && (auditID ?? 0) >= Cells.idRangeStart(index: 1), "ban \(banID ?? 0), audit \(auditID ?? 0)")
+            #expect(rooms.count == 2)
+        }
+    }
+
+    @Test func aDirectoryNamingAnUnknownCellIsRefused() async throws {
+        let home = try await TestDatabase.shared()
+        let tenant = uniqueID()
+        let cells = try Cells(home: "cell1", others: [])
+        try await home.query("INSERT INTO tenant_cells (tenant_id, cell) VALUES (\(tenant), 'cell9')")
+        defer { Task { try? await home.query("DELETE FROM tenant_cells WHERE tenant_id = \(tenant)") } }
+        await #expect(throws: CellsError.self, "a tenant placed in a cell this instance lacks") { try await cells.load(from: home) }
+        #expect(throws: CellsError.self) { try Cells(home: "Cell 1", others: []) }
+    }
+}
