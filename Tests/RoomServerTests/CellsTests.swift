@@ -10,6 +10,9 @@ import Testing
 /// its tenant's cell. Here the second cell is another database of the test
 /// server, migrated as `roomkeeper serve` migrates a cell.
 @Suite(.serialized) struct CellsTests {
+    struct Rollback: Error {}
+    struct Refused: Error { let error: any Error }
+
     /// A second cell for `body`: a fresh database, migrated, its ids moved
     /// into cell 1's range; dropped afterwards.
     static func withSecondCell<T: Sendable>(_ body: @escaping @Sendable (Database) async throws -> T) async throws -> T {
@@ -76,13 +79,66 @@ import Testing
         }
     }
 
+    /// The instance's own work runs once per cell (`InCell`): a tenant of
+    /// the second cell gets its side effects delivered by that cell's
+    /// outbox dispatcher and its expired room closed by that cell's sweep.
+    /// Before, both ran on the first cell only and found none of its rows.
+    @Test func theSweeperAndTheOutboxServeTheSecondCellsTenants() async throws {
+        let fixture = try await ServerFixture()
+        let home = fixture.database
+        let clock = try #require(fixture.clock as? ManualClock)
+        try await Self.withSecondCell { second in
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            let placed = fixture.id(1)
+            try await cells.place(placed, in: "cell2", home: home)
+            try await cells.load(from: home)
+            try await fixture.live(database: home.routed(by: cells)) { http in
+                let created = try await http.form("/t/\(placed)/test-rooms/room/create", "sid=alice&name=expiring")
+                let room = try #require(data(created)?["roomId"]?.int64, "\(created)")
+                _ = try await http.form("/t/\(placed)/test-rooms/room/join", "sid=bob&roomId=\(room)")
+                let kicked = try await http.post("/admin/v1/tenants/\(placed)/rooms/\(room)/members/bob/kick", key: fixture.key(1), json: "{}")
+                #expect(kicked.status == .ok, "\(kicked.text)")
+                let queued = try await Self.count(second, "outbox", tenant: placed)
+                #expect(queued > 0, "the kick queued side effects in the tenant's cell")
+                var pending = queued
+                for _ in 0..<100 where pending > 0 {
+                    try await Task.sleep(for: .milliseconds(100))
+                    pending = try await second.query("""
+                        SELECT count(*)::int FROM outbox WHERE tenant_id = \(placed) AND status = 'pending'
+                        """).decode(Int.self).first ?? 0
+                }
+                #expect(pending == 0, "\(pending) of \(queued) side effects still pending in the second cell")
+
+                clock.advance(by: 3 * 24 * 3600)
+                var state = ""
+                for _ in 0..<100 where state != "closed" {
+                    try await Task.sleep(for: .milliseconds(100))
+                    state = try await second.query("SELECT state FROM rooms WHERE tenant_id = \(placed) AND room_id = \(room)")
+                        .decode(String.self).first ?? ""
+                }
+                #expect(state == "closed", "the expired room of the second cell is \(state)")
+            }
+        }
+    }
+
     @Test func aDirectoryNamingAnUnknownCellIsRefused() async throws {
         let home = try await TestDatabase.shared()
         let tenant = uniqueID()
         let cells = try Cells(home: "cell1", others: [])
-        try await home.query("INSERT INTO tenant_cells (tenant_id, cell) VALUES (\(tenant), 'cell9')")
-        defer { Task { try? await home.query("DELETE FROM tenant_cells WHERE tenant_id = \(tenant)") } }
-        await #expect(throws: CellsError.self, "a tenant placed in a cell this instance lacks") { try await cells.load(from: home) }
+        // The directory is shared by every test of this database: the row
+        // is taken out again before anything else reads it.
+        var refusal: (any Error)?
+        do {
+            try await home.transaction { connection in
+                try await connection.run("INSERT INTO tenant_cells (tenant_id, cell) VALUES (\(tenant), 'cell9')", logger: home.logger)
+                let rows = try await connection.run("SELECT tenant_id, cell FROM tenant_cells", logger: home.logger).decode((String, String).self)
+                do { _ = try cells.check(rows) } catch { throw Refused(error: error) }
+                throw Rollback()
+            }
+        } catch let refused as Refused {
+            refusal = refused.error
+        } catch is Rollback {}
+        #expect(refusal is CellsError, "a tenant placed in a cell this instance lacks: \(String(describing: refusal))")
         #expect(throws: CellsError.self) { try Cells(home: "Cell 1", others: []) }
     }
 }

@@ -68,12 +68,18 @@ public final class Cells: Sendable {
             -- cross-tenant: the directory names every tenant placed outside the first cell
             SELECT tenant_id, cell FROM tenant_cells
             """).decode((String, String).self)
+        let read = try check(rows)
+        placement.withLock { $0 = read }
+    }
+
+    /// The directory's rows as a placement, refusing a cell not configured.
+    public func check(_ rows: [(String, String)]) throws -> [TenantID: String] {
         var read: [TenantID: String] = [:]
         for (tenant, cell) in rows {
             guard cell == self.home || others[cell] != nil else { throw CellsError.unknownCell(cell, tenant: tenant) }
             read[tenant] = cell
         }
-        placement.withLock { $0 = read }
+        return read
     }
 
     /// Places `tenant` in `cell` (a new tenant, or one whose rows are not

@@ -58,6 +58,12 @@ public struct Database: Sendable {
         return routed
     }
 
+    /// Cell `name`'s own database (its LISTEN connection, its pool); this
+    /// one for the first cell, or without cells.
+    public func inCell(_ name: String) -> Database {
+        cells?.others[name]?.database ?? self
+    }
+
     /// Reads the tenant directory again, with a tenant reload (SIGHUP, the
     /// admin API's, another instance's): a placement is learnt at the latest
     /// then. Nothing without cells.
@@ -92,8 +98,9 @@ public struct Database: Sendable {
     /// (`FairPermits`, `LeaseOwner.tenant`); a lease taken while the task
     /// already holds one goes straight to the pool.
     public func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        // A tenant of another cell: its cell's pool, shares and primary.
-        if let cells, let tenant = LeaseOwner.tenant, let cell = cells.database(for: tenant) {
+        // Work of another cell, or a tenant of another cell: that cell's
+        // pool, shares and primary.
+        if let cells, let cell = LeaseOwner.cell.map({ cells.others[$0]?.database }) ?? LeaseOwner.tenant.flatMap(cells.database(for:)) {
             return try await cell.withConnection(body)
         }
         let deadline = DatabaseDeadline.until(atMost: leaseSeconds)

@@ -76,12 +76,37 @@ public struct Roomkeeper: Sendable {
     /// The instance's one LISTEN connection (#28, item 5), followed by the
     /// tenant reloads, the room lists, the local IM and the outbox.
     public func notifications(dispatcherSignal: OutboxSignal) -> NotificationService {
-        NotificationService(database: services.database, followers: [
-            TenantReloadFollower(broadcast: reloadBroadcast, tenants: services.tenants, logger: logger),
+        notifications(dispatcherSignal: dispatcherSignal, cell: nil)
+    }
+
+    /// `cell`: another cell's LISTEN (#43), which follows what its tenants'
+    /// commits announce; tenant reloads are announced in the first cell only.
+    func notifications(dispatcherSignal: OutboxSignal, cell: String?) -> NotificationService {
+        let reloads: [any NotificationFollower] = cell == nil
+            ? [TenantReloadFollower(broadcast: reloadBroadcast, tenants: services.tenants, logger: logger)] : []
+        return NotificationService(database: cell.map(services.database.inCell) ?? services.database, followers: reloads + [
             RoomListFollower(cache: services.engine.listCache),
             hub.follower,
             OutboxWakeFollower(signal: dispatcherSignal),
         ], logger: logger)
+    }
+
+    /// The instance's own work over tenants' rows, once per cell (#43): the
+    /// sweeper, the outbox dispatcher, retention, usage and LISTEN, each
+    /// cell's with its leases in that cell (`LeaseOwner.cell`).
+    func workOverTenants(deliverer: (any OutboxDeliverer)?) -> [any Service] {
+        guard let cells = services.database.cells else {
+            return [sweeper, dispatcher(deliverer: deliverer), retention, usage, notifications(dispatcherSignal: options.dispatcher.signal)]
+        }
+        return cells.names.map { name in
+            let home = name == cells.home
+            // Each cell's dispatcher is woken by its own cell's commits.
+            let signal = home ? options.dispatcher.signal : OutboxSignal()
+            return InCell(name: name, services: [
+                sweeper, dispatcher(deliverer: deliverer, signal: signal), retention, usage,
+                notifications(dispatcherSignal: signal, cell: home ? nil : name),
+            ])
+        }
     }
 
     public var sweeper: ExpirySweeper {
@@ -101,10 +126,11 @@ public struct Roomkeeper: Sendable {
         return UsageRollup(database: services.database, clock: services.clock, tenants: { tenants.current.sorted.map(\.id) }, logger: logger)
     }
 
-    public func dispatcher(deliverer: (any OutboxDeliverer)? = nil) -> OutboxDispatcher {
+    public func dispatcher(deliverer: (any OutboxDeliverer)? = nil, signal: OutboxSignal? = nil) -> OutboxDispatcher {
         let tenants = services.tenants
         let clock = services.clock
         var configuration = options.dispatcher
+        if let signal { configuration.signal = signal }
         let operatorWebhook = options.operatorWebhook
         configuration.webhooks = { (tenants[$0]?.webhooks ?? []) + (operatorWebhook.map { [$0] } ?? []) }
         return OutboxDispatcher(
@@ -153,8 +179,7 @@ public struct Roomkeeper: Sendable {
             router: try buildRouter(),
             server: .boundedHTTP1WebSocket(webSocketRouter: buildWebSocketRouter(), headSeconds: options.requestHeadSeconds, idleSeconds: options.idleSeconds),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "roomkeeper"),
-            services: extra + [sweeper, dispatcher(deliverer: deliverer), hub, retention, usage, notifications(dispatcherSignal: options.dispatcher.signal),
-                               roster],
+            services: extra + workOverTenants(deliverer: deliverer) + [hub, roster],
             logger: logger)
     }
 }
