@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import RoomProviders
 import RoomCore
 import RoomTestSupport
 import Testing
@@ -117,6 +118,54 @@ import Testing
                         .decode(String.self).first ?? ""
                 }
                 #expect(state == "closed", "the expired room of the second cell is \(state)")
+            }
+        }
+    }
+
+    /// The local IM of a second cell's tenant: its sockets log in against
+    /// its cell's accounts, and a message reaches the other member through
+    /// that cell's NOTIFY and the hub's read of the event (the hub's own
+    /// task serves every cell: its reads go by the event's tenant).
+    @Test func aSecondCellsTenantsSocketsLogInAndHearEachOther() async throws {
+        let fixture = try await ServerFixture(clock: SystemClock())
+        let home = fixture.database
+        try await Self.withSecondCell { second in
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            let placed = fixture.id(1)
+            try await cells.place(placed, in: "cell2", home: home)
+            try await cells.load(from: home)
+            let routed = home.routed(by: cells)
+            let loader = TenantLoader(registry: fixture.registry, providers: StandardProviderCatalog(database: routed, clock: fixture.clock),
+                                      environment: TestTenants.environment)
+            let tenant = try #require(try TenantDirectory(path: fixture.tenants.path, loader: loader)[placed])
+            let local = try #require(tenant.imAdapter(LocalIMProvider.self))
+            let (alice, bob, chatroom) = try await LeaseOwner.$tenant.withValue(placed) {
+                (try await local.createAccount(IMAccount(accid: "alice", name: "alice")).token,
+                 try await local.createAccount(IMAccount(accid: "bob", name: "bob")).token,
+                 try await local.createChatroom(name: "hall", creator: "alice"))
+            }
+            let inSecond = try await Self.count(second, "im_accounts", tenant: placed), inHome = try await Self.count(home, "im_accounts", tenant: placed)
+            #expect(inSecond == 2 && inHome == 0, "the IM accounts in the tenant's cell: \(inSecond) there, \(inHome) in the first")
+            try await fixture.live(ownTenants: true, database: routed) { http in
+                let port = try #require(http.client.port)
+                var clients: [IMTestClient] = []
+                for (accid, token) in [("alice", alice), ("bob", bob)] {
+                    let client = IMTestClient(port: port, tenant: placed, accid: accid, token: token)
+                    #expect(try await client.next("ready")["accid"]?.string == accid, "\(accid) logs in against its cell's accounts")
+                    client.send(#"{"type":"enter","chatroom":"\#(chatroom)"}"#)
+                    #expect(try await client.next("entered")["chatroom"]?.string == chatroom)
+                    clients.append(client)
+                }
+                clients[0].send(#"{"type":"text","chatroom":"\#(chatroom)","text":"hi bob"}"#)
+                let heard = try await clients[1].next("message")
+                #expect(heard["from"]?.string == "alice" && heard["body"]?.string == "hi bob", "\(heard)")
+                // 8,000 bytes do not fit a NOTIFY: it carries the event's key,
+                // and the hub reads the event from the tenant's cell.
+                let long = String(repeating: "😀", count: 2_000)
+                clients[0].send(#"{"type":"text","chatroom":"\#(chatroom)","text":"\#(long)"}"#)
+                let read = try await clients[1].next("message")
+                #expect(read["body"]?.string == long, "the long message, read from the second cell: \(read["body"]?.string?.count ?? 0) characters")
+                for client in clients { try await client.close() }
             }
         }
     }

@@ -46,7 +46,7 @@ public struct ServerFixture: Sendable {
         var logger = Logger(label: "server-test")
         logger.logLevel = .warning
         let directory = ownTenants
-            ? try TenantDirectory(path: tenants.path, loader: TenantLoader(registry: registry, providers: StandardProviderCatalog(database: database, clock: clock),
+            ? try TenantDirectory(path: tenants.path, loader: TenantLoader(registry: registry, providers: StandardProviderCatalog(database: other ?? database, clock: clock),
                                                                            environment: TestTenants.environment))
             : tenants.directory
         return Roomkeeper(database: other ?? database, registry: registry, tenants: directory, clock: clock, options: options, logger: logger)

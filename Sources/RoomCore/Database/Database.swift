@@ -64,6 +64,18 @@ public struct Database: Sendable {
         cells?.others[name]?.database ?? self
     }
 
+    /// Runs `body` once per cell, its leases in that cell (`LeaseOwner.cell`),
+    /// one cell after another; once without cells. For an instance's own
+    /// statements across tenants that no cell's service loop runs (#43).
+    public func inEachCell<T: Sendable>(_ body: () async throws -> T) async throws -> [T] {
+        guard let cells else { return [try await body()] }
+        var results: [T] = []
+        for name in cells.names {
+            results.append(try await LeaseOwner.$cell.withValue(name) { try await body() })
+        }
+        return results
+    }
+
     /// Reads the tenant directory again, with a tenant reload (SIGHUP, the
     /// admin API's, another instance's): a placement is learnt at the latest
     /// then. Nothing without cells.

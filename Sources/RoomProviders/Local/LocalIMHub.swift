@@ -168,9 +168,11 @@ public final class LocalIMHub: Service, Sendable {
     private func processWork() async {
         for await notice in workStream {
             do {
+                // The notice's tenant decides the cell its reads go to (#43).
                 switch notice {
-                case .event(let event): try await deliver(event)
-                case .notification(let tenantID, let id, let to): try await deliverNotification(tenantID, id: id, to: to)
+                case .event(let event): try await LeaseOwner.$tenant.withValue(event.tenantID) { try await deliver(event) }
+                case .notification(let tenantID, let id, let to):
+                    try await LeaseOwner.$tenant.withValue(tenantID) { try await deliverNotification(tenantID, id: id, to: to) }
                 case .kick(let tenantID, let accid): end(.revoked) { $1.tenantID == tenantID && $1.accid == accid }
                 case .replay(let since): try await replay(since: since)
                 }
@@ -188,7 +190,8 @@ public final class LocalIMHub: Service, Sendable {
             do { try await Task.sleep(for: heartbeatInterval) } catch { return }
             do {
                 try await beat()
-                try await LocalIMProvider.purge(database, now: clock.now())
+                let database = database, now = clock.now()
+                _ = try await database.inEachCell { try await LocalIMProvider.purge(database, now: now) }
             } catch {
                 logger.warning("local IM heartbeat failed", metadata: ["error": "\(error)"])
             }
@@ -207,20 +210,23 @@ public final class LocalIMHub: Service, Sendable {
     public func beat() async throws {
         let live = sessions.withLock { Array($0.keys) }
         let now = clock.now()
-        let refreshed = try await database.query("""
-            -- cross-tenant: an instance's heartbeat covers its own sockets, of every tenant
-            UPDATE im_connections SET seen_at = \(now) WHERE instance_id = \(instanceID) AND connection_id = ANY(\(live))
-            RETURNING connection_id
-            """)
-        var kept = Set<UUID>()
-        for id in try refreshed.decode(UUID.self) { kept.insert(id) }
+        let database = database, instanceID = instanceID
+        // Each cell holds the rows of its tenants' sockets (#43).
+        let kept = Set(try await database.inEachCell {
+            let refreshed = try await database.query("""
+                -- cross-tenant: an instance's heartbeat covers its own sockets, of every tenant
+                UPDATE im_connections SET seen_at = \(now) WHERE instance_id = \(instanceID) AND connection_id = ANY(\(live))
+                RETURNING connection_id
+                """)
+            try await database.query("""
+                -- cross-tenant: an instance forgets its own dead sockets, of every tenant
+                DELETE FROM im_connections
+                WHERE instance_id = \(instanceID) AND NOT (connection_id = ANY(\(live))) AND connected_at < \(now.addingTimeInterval(-10))
+                """)
+            return try refreshed.decode(UUID.self)
+        }.joined())
         let checked = Set(live)
         end(.revoked) { id, _ in checked.contains(id) && !kept.contains(id) }
-        try await database.query("""
-            -- cross-tenant: an instance forgets its own dead sockets, of every tenant
-            DELETE FROM im_connections
-            WHERE instance_id = \(instanceID) AND NOT (connection_id = ANY(\(live))) AND connected_at < \(now.addingTimeInterval(-10))
-            """)
     }
 
     // MARK: delivery
@@ -271,17 +277,19 @@ public final class LocalIMHub: Service, Sendable {
                 chatrooms.append(chatroom)
             }
         }
-        let rows = try await database.query("""
+        let database = database
+        let rows = Array(try await database.inEachCell { try await database.query("""
             -- cross-tenant: one hub replays the events of every tenant it serves after a LISTEN gap
             SELECT e.tenant_id, e.chatroom_id, e.event_id, e.kind, e.payload::text, (extract(epoch FROM e.at) * 1000)::bigint
             FROM (SELECT DISTINCT * FROM unnest(\(tenants)::text[], \(chatrooms)::text[]) AS r(tenant_id, chatroom_id)) r
             JOIN im_events e ON e.tenant_id = r.tenant_id AND e.chatroom_id = r.chatroom_id
             WHERE e.at >= \(since.addingTimeInterval(-5))
             ORDER BY e.event_id LIMIT 10000
-            """)
+            """) }.joined())
         var replayed = 0
         for (tenant, chatroom, id, kind, payload, at) in try rows.decode((String, String, Int64, String, String, Int64).self) {
-            try await deliver(ChatroomEvent(tenantID: tenant, chatroom: chatroom, id: id, kind: kind, payload: JSONValue.parse(payload), at: at))
+            let event = ChatroomEvent(tenantID: tenant, chatroom: chatroom, id: id, kind: kind, payload: JSONValue.parse(payload), at: at)
+            try await LeaseOwner.$tenant.withValue(tenant) { try await deliver(event) }
             replayed += 1
         }
         // Unstored notifications whose NOTIFY the gap lost: those sent since
@@ -294,7 +302,9 @@ public final class LocalIMHub: Service, Sendable {
             firstLogin[[session.tenant, session.accid]] = min(firstLogin[[session.tenant, session.accid]] ?? session.registeredAt, session.registeredAt)
         }
         for (account, registeredAt) in firstLogin {
-            try await deliverStored(tenantID: account[0], to: account[1], unstoredSince: max(registeredAt, since.addingTimeInterval(-5)))
+            try await LeaseOwner.$tenant.withValue(account[0]) {
+                try await deliverStored(tenantID: account[0], to: account[1], unstoredSince: max(registeredAt, since.addingTimeInterval(-5)))
+            }
         }
         logger.info("local IM replayed events after a LISTEN gap", metadata: ["events": "\(replayed)"])
     }
