@@ -63,6 +63,19 @@ import Testing
                     let listed = try await http.get("/admin/v1/tenants/\(tenant)/rooms/\(room)", key: fixture.key(index))
                     #expect(listed.status == .ok && listed.json["room"]?["id"]?.int64 == room, "\(listed.text)")
                 }
+                // A key made through the API lives in its tenant's cell, and is
+                // found on a route that names no tenant too.
+                let made = try await http.post("/admin/v1/tenants/\(placed)/keys", key: fixture.key(1), json: #"{"label":"cell bot","scopes":["read"]}"#)
+                let key = try #require(made.json["key"]?.string, "\(made.text)")
+                let me = try await http.get("/admin/v1/me", key: key)
+                #expect(me.status == .ok && me.json["tenant"]?.string == placed, "\(me.text)")
+                // /metrics counts every cell's open rooms.
+                let metrics = try await http.get("/metrics").text
+                let line = metrics.split(separator: "\n").first { $0.hasPrefix(#"roomkeeper_rooms{plugin="test-rooms",state="open"}"#) }
+                let open = line.flatMap { $0.split(separator: " ").last.flatMap { Double($0) } } ?? 0
+                let sql = "SELECT count(*)::int FROM rooms WHERE state = 'open' AND plugin_id = 'test-rooms'"
+                let expected = try await home.query("\(unescaped: sql)").decode(Int.self)[0] + second.query("\(unescaped: sql)").decode(Int.self)[0]
+                #expect(Int(open) == expected, "open rooms in /metrics: \(line ?? "none"), in both cells \(expected)")
                 return rooms
             }
             for table in ["rooms", "room_events", "bans", "audit_log"] {

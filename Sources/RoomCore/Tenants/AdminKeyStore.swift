@@ -123,14 +123,25 @@ public struct AdminKeyStore: Sendable {
     /// a minute: a write per request would be one more commit each); nil
     /// for an unknown, revoked or expired key.
     public func resolve(hash: String, now: Date) async throws -> Key? {
-        guard let key = try Self.keys(try await database.query("""
-            -- cross-tenant: a key names its tenant; the unique hash finds it
-            SELECT \(unescaped: Self.columns) FROM admin_keys WHERE key_hash = \(hash)
-            """)).first, key.isLive(at: now) else { return nil }
+        let database = database
+        let find: @Sendable () async throws -> Key? = {
+            try Self.keys(try await database.query("""
+                -- cross-tenant: a key names its tenant; the unique hash finds it
+                SELECT \(unescaped: Self.columns) FROM admin_keys WHERE key_hash = \(hash)
+                """)).first
+        }
+        // The request's tenant's cell first; then every cell (#43): a key
+        // used on a route that names no tenant (`/admin/v1/me`), or on
+        // another tenant's (refused by its caller, as before cells).
+        var found = try await find()
+        if found == nil, database.cells != nil { found = try await database.inEachCell(find).compactMap { $0 }.first }
+        guard let key = found, key.isLive(at: now) else { return nil }
         if key.lastUsedAt.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
-            try await database.query("""
-                UPDATE admin_keys SET last_used_at = \(now) WHERE tenant_id = \(key.tenantID) AND key_id = \(key.id)
-                """)
+            try await LeaseOwner.$tenant.withValue(key.tenantID) {
+                try await database.query("""
+                    UPDATE admin_keys SET last_used_at = \(now) WHERE tenant_id = \(key.tenantID) AND key_id = \(key.id)
+                    """)
+            }
         }
         return key
     }

@@ -116,29 +116,38 @@ actor GaugeRefresher {
 final class RoomGauges: Sendable {
     private let seen = Mutex<Set<[String]>>([])
 
+    private struct Counted: Sendable {
+        let key: String
+        let count: Int
+    }
+
     func refresh(services: RoomServices, registry: PrometheusCollectorRegistry) async throws {
         var rooms: [[String]: Int] = [:]
-        let open = try await services.database.query("""
-            -- cross-tenant: /metrics counts the whole service
-            SELECT plugin_id, count(*)::int FROM rooms WHERE state = 'open' GROUP BY plugin_id
-            """)
-        for (pluginID, count) in try open.decode((String, Int).self) {
-            rooms[["rooms", pluginID, "open"], default: 0] += count
-        }
         var outbox: [[String]: Int] = [["outbox", "pending"]: 0, ["outbox", "dead"]: 0]
-        let undelivered = try await services.database.query("""
-            -- cross-tenant: /metrics counts the whole service
-            SELECT status, count(*)::int FROM outbox WHERE status <> 'delivered' GROUP BY status
-            """)
-        for (status, count) in try undelivered.decode((String, Int).self) {
-            outbox[["outbox", status], default: 0] += count
+        var overdue = 0
+        let database = services.database, dueBefore = services.clock.now().addingTimeInterval(-60)
+        // Summed over the cells (#43): each holds its own tenants' rows.
+        let counted = try await database.inEachCell {
+            let open = try await database.query("""
+                -- cross-tenant: /metrics counts the whole service
+                SELECT plugin_id, count(*)::int FROM rooms WHERE state = 'open' GROUP BY plugin_id
+                """).decode((String, Int).self)
+            let undelivered = try await database.query("""
+                -- cross-tenant: /metrics counts the whole service
+                SELECT status, count(*)::int FROM outbox WHERE status <> 'delivered' GROUP BY status
+                """).decode((String, Int).self)
+            // Rooms a minute past their end and still open: the sweeper is behind.
+            let late = try await database.query("""
+                -- cross-tenant: /metrics counts the whole service
+                SELECT count(*)::int FROM (SELECT 1 FROM rooms WHERE state = 'open' AND expires_at < \(dueBefore) LIMIT 100000) due
+                """).decode(Int.self).first ?? 0
+            return (open.map { Counted(key: $0.0, count: $0.1) }, undelivered.map { Counted(key: $0.0, count: $0.1) }, late)
         }
-        // Rooms a minute past their end and still open: the sweeper is behind.
-        let overdue = try await services.database.query("""
-            -- cross-tenant: /metrics counts the whole service
-            SELECT count(*)::int FROM (SELECT 1 FROM rooms WHERE state = 'open' AND expires_at < \(services.clock.now().addingTimeInterval(-60))
-                                       LIMIT 100000) due
-            """).decode(Int.self).first ?? 0
+        for (open, undelivered, late) in counted {
+            for row in open { rooms[["rooms", row.key, "open"], default: 0] += row.count }
+            for row in undelivered { outbox[["outbox", row.key], default: 0] += row.count }
+            overdue += late
+        }
         registry.makeGauge(name: "roomkeeper_rooms_overdue").set(Double(overdue))
         let current = rooms.merging(outbox) { a, _ in a }
         // A label set that disappeared from the query is zero now, not stale.
