@@ -183,6 +183,24 @@ import Testing
         }
     }
 
+    /// The keys that sign tokens and seal secrets are the deployment's: made
+    /// and read in the first cell even when a second cell's tenant asks first.
+    @Test func theSigningKeysLiveInTheFirstCell() async throws {
+        let home = try await TestDatabase.shared()
+        try await Self.withSecondCell { second in
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            let placed = uniqueID()
+            try await cells.place(placed, in: "cell2", home: home)
+            let keyID = "cells-test-" + Secrets.randomToken(bytes: 4)
+            _ = try await LeaseOwner.$tenant.withValue(placed) { try await TokenKeyring(keyID: keyID).key(home.routed(by: cells)) }
+            let inHome = try await home.query("SELECT count(*)::int FROM token_keys WHERE key_id = \(keyID)").decode(Int.self).first
+            let inSecond = try await second.query("SELECT count(*)::int FROM token_keys WHERE key_id = \(keyID)").decode(Int.self).first
+            #expect(inHome == 1 && inSecond == 0, "the key in the first cell (\(inHome ?? 0)), not the tenant's (\(inSecond ?? 0))")
+            try await home.query("DELETE FROM token_keys WHERE key_id = \(keyID)")
+            try await home.query("DELETE FROM tenant_cells WHERE tenant_id = \(placed)")
+        }
+    }
+
     @Test func aDirectoryNamingAnUnknownCellIsRefused() async throws {
         let home = try await TestDatabase.shared()
         let tenant = uniqueID()

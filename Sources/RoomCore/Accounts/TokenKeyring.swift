@@ -16,12 +16,17 @@ public final class TokenKeyring: Sendable {
 
     public func key(_ database: Database) async throws -> SymmetricKey {
         if let bytes = cached.withLock({ $0 }) { return SymmetricKey(data: bytes) }
-        try await database.query("""
-            INSERT INTO token_keys (key_id, secret, created_at)
-            VALUES (\(keyID), \(Secrets.randomToken(bytes: 32)), now())
-            ON CONFLICT (key_id) DO NOTHING
-            """)
-        let rows = try await database.query("SELECT secret FROM token_keys WHERE key_id = \(keyID)")
+        // The first cell's, whichever tenant asks first (#43): made in a
+        // tenant's cell, it would differ from the key another restart reads.
+        let keyID = keyID
+        let rows = try await database.inFirstCell {
+            try await database.query("""
+                INSERT INTO token_keys (key_id, secret, created_at)
+                VALUES (\(keyID), \(Secrets.randomToken(bytes: 32)), now())
+                ON CONFLICT (key_id) DO NOTHING
+                """)
+            return try await database.query("SELECT secret FROM token_keys WHERE key_id = \(keyID)")
+        }
         guard let secret = try rows.decode(String.self).first, let bytes = Self.bytes(hex: secret) else {
             throw RoomError.invalid(field: "token_keys", reason: "the signing key is missing or damaged")
         }

@@ -76,6 +76,13 @@ public struct Database: Sendable {
         return results
     }
 
+    /// Runs `body` with its leases in the first cell whatever tenant the
+    /// task serves: for what the whole deployment shares (the token and
+    /// data keys), which must not be made in whichever cell asked first.
+    public func inFirstCell<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await LeaseOwner.$cell.withValue(nil) { try await LeaseOwner.$tenant.withValue(nil) { try await body() } }
+    }
+
     /// Reads the tenant directory again, with a tenant reload (SIGHUP, the
     /// admin API's, another instance's): a placement is learnt at the latest
     /// then. Nothing without cells.
