@@ -18,6 +18,18 @@ table { border-collapse: collapse; width: 100%; background: #fff; margin-bottom:
 th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e1e4ea; vertical-align: top; }
 td .cell { display: inline-block; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
 td code.cell { max-width: 7.5rem; }
+/* The audit log fits its window whatever its values (#44): fixed columns,
+   each value cut to its column (a CI run's long targets and actors made it
+   4 px too wide with caps per value alone). */
+#audit-view table { table-layout: fixed; }
+#audit-view td .cell { max-width: 100%; }
+#audit-view th:nth-child(1) { width: 14rem; }
+#audit-view th:nth-child(2) { width: 8rem; }
+#audit-view th:nth-child(3) { width: 6.5rem; }
+#audit-view th:nth-child(4) { width: 8.5rem; }
+#audit-view th:nth-child(6) { width: 7rem; }
+#audit-view th:nth-child(7) { width: 6.5rem; }
+#audit-view th:nth-child(8) { width: 7rem; }
 tbody tr.link { cursor: pointer; }
 tbody tr.link:hover { background: #eef3ff; }
 .filters { display: flex; gap: 1rem; align-items: center; margin-bottom: .6rem; }
