@@ -139,6 +139,37 @@ import Testing
     /// its cell's accounts, and a message reaches the other member through
     /// that cell's NOTIFY and the hub's read of the event (the hub's own
     /// task serves every cell: its reads go by the event's tenant).
+    /// A tenant's usage is folded into its own cell only: this instance's
+    /// in-memory counts of a tenant are taken once, by the one rollup, and
+    /// written where the tenant lives. With a rollup per cell, each cell's
+    /// took whichever tenants' counts it came to first.
+    @Test func eachTenantsUsageIsFoldedIntoItsOwnCell() async throws {
+        let fixture = try await ServerFixture()
+        let home = fixture.database
+        try await Self.withSecondCell { second in
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            let stays = fixture.id(0), placed = fixture.id(1)
+            try await cells.place(placed, in: "cell2", home: home)
+            try await cells.load(from: home)
+            try await fixture.live(options: { $0.usageInterval = .milliseconds(50) }, database: home.routed(by: cells)) { http in
+                for round in 0..<20 {
+                    for (index, tenant) in [stays, placed].enumerated() {
+                        #expect(try await http.get("/admin/v1/tenants/\(tenant)/rooms", key: fixture.key(index)).status == .ok)
+                    }
+                    if round % 4 == 3 { try await Task.sleep(for: .milliseconds(60)) }
+                }
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            let sql = "SELECT coalesce(sum(api_requests), 0)::int FROM usage_hourly WHERE tenant_id = "
+            let (staysHome, staysSecond) = (try await home.query("\(unescaped: sql)\(stays)").decode(Int.self)[0],
+                                            try await second.query("\(unescaped: sql)\(stays)").decode(Int.self)[0])
+            let (placedHome, placedSecond) = (try await home.query("\(unescaped: sql)\(placed)").decode(Int.self)[0],
+                                              try await second.query("\(unescaped: sql)\(placed)").decode(Int.self)[0])
+            #expect(staysHome == 20 && staysSecond == 0, "the staying tenant's 20 requests: \(staysHome) in its cell, \(staysSecond) in the other")
+            #expect(placedSecond == 20 && placedHome == 0, "the placed tenant's 20 requests: \(placedSecond) in its cell, \(placedHome) in the other")
+        }
+    }
+
     @Test func aSecondCellsTenantsSocketsLogInAndHearEachOther() async throws {
         let fixture = try await ServerFixture(clock: SystemClock())
         let home = fixture.database

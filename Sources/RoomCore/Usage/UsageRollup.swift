@@ -42,7 +42,8 @@ public struct UsageRollup: Service {
     public func foldAll() async {
         for tenant in Set(tenants()).union(counters.tenants()).sorted() {
             do {
-                _ = try await fold(tenant)
+                // In the tenant's cell (#43), whichever task folds.
+                _ = try await LeaseOwner.$cell.withValue(nil) { try await LeaseOwner.$tenant.withValue(tenant) { try await fold(tenant) } }
             } catch {
                 logger.warning("usage fold failed", metadata: ["tenant": "\(tenant)", "error": "\(LoggableError.describe(error))"])
             }

@@ -91,19 +91,23 @@ public struct Roomkeeper: Sendable {
         ], logger: logger)
     }
 
-    /// The instance's own work over tenants' rows, once per cell (#43): the
-    /// sweeper, the outbox dispatcher, retention, usage and LISTEN, each
-    /// cell's with its leases in that cell (`LeaseOwner.cell`).
+    /// The instance's own work over tenants' rows (#43): the sweeper, the
+    /// outbox dispatcher, retention and LISTEN once per cell, each cell's
+    /// with its leases in that cell (`LeaseOwner.cell`); the usage rollup
+    /// once, each tenant's fold in its own cell.
     func workOverTenants(deliverer: (any OutboxDeliverer)?) -> [any Service] {
         guard let cells = services.database.cells else {
             return [sweeper, dispatcher(deliverer: deliverer), retention, usage, notifications(dispatcherSignal: options.dispatcher.signal)]
         }
-        return cells.names.map { name in
+        // The usage rollup runs once: it takes this instance's in-memory
+        // counts of each tenant, which one loop per cell would split between
+        // the cells; each tenant's fold goes to its own cell.
+        return [usage] + cells.names.map { name in
             let home = name == cells.home
             // Each cell's dispatcher is woken by its own cell's commits.
             let signal = home ? options.dispatcher.signal : OutboxSignal()
             return InCell(name: name, services: [
-                sweeper, dispatcher(deliverer: deliverer, signal: signal), retention, usage,
+                sweeper, dispatcher(deliverer: deliverer, signal: signal), retention,
                 notifications(dispatcherSignal: signal, cell: home ? nil : name),
             ])
         }
@@ -123,7 +127,8 @@ public struct Roomkeeper: Sendable {
     /// Folds each tenant's usage into hours every 30 s (#30, item 3).
     public var usage: UsageRollup {
         let tenants = services.tenants
-        return UsageRollup(database: services.database, clock: services.clock, tenants: { tenants.current.sorted.map(\.id) }, logger: logger)
+        return UsageRollup(database: services.database, clock: services.clock, tenants: { tenants.current.sorted.map(\.id) },
+                           interval: options.usageInterval, logger: logger)
     }
 
     public func dispatcher(deliverer: (any OutboxDeliverer)? = nil, signal: OutboxSignal? = nil) -> OutboxDispatcher {

@@ -43,6 +43,8 @@ public struct ServerOptions: Sendable {
     /// (flows); 8 slots, ×1.33-7.31 and ×2.73-2.95. A tenant alone, 4
     /// against 8: flows 700 against 633 a second, creates 816 against 917.
     public var requestSlots = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+    /// How often the usage rollup folds each tenant's events and counts (#30).
+    public var usageInterval: Duration = .seconds(30)
     /// WebSocket connections this instance holds at most.
     public var maxSockets = 10_000
     /// Local IM sockets waiting to log in, at most: per client address, per
