@@ -21,18 +21,24 @@ struct Sweep: AsyncParsableCommand {
         RoomkeeperCommand.bootstrapLogging()
         let logger = Env.logger("sweep")
         let tenantsPath = Env.values["ROOMKEEPER_TENANTS"] ?? "ops/tenants"
-        let swept = try await Env.withDatabase(logger) { database in
-            let clock = SystemClock()
-            let loader = TenantLoader(registry: Build.plugins, providers: StandardProviderCatalog(database: database, clock: clock))
-            let tenants = try TenantDirectory(path: tenantsPath, loader: loader)
-            let engine = RoomEngine(database: database, clock: clock, registry: Build.plugins, tenants: { tenants[$0] })
-            var configuration = ExpirySweeper.Configuration()
-            configuration.batchSize = batch
-            let started = ContinuousClock.now
-            let count = try await ExpirySweeper(engine: engine, configuration: configuration, logger: logger).sweepOnce()
-            let elapsed = ContinuousClock.now - started
-            return (count, elapsed.inSeconds)
+        let batch = batch
+        // Every cell (#43), one after another: each holds its own tenants' rooms.
+        var swept = 0, seconds = 0.0
+        for endpoint in [nil] + (try Env.otherCells().map(\.endpoint)) {
+            let (count, elapsed) = try await Env.withDatabase(logger, endpoint: endpoint) { database in
+                let clock = SystemClock()
+                let loader = TenantLoader(registry: Build.plugins, providers: StandardProviderCatalog(database: database, clock: clock))
+                let tenants = try TenantDirectory(path: tenantsPath, loader: loader)
+                let engine = RoomEngine(database: database, clock: clock, registry: Build.plugins, tenants: { tenants[$0] })
+                var configuration = ExpirySweeper.Configuration()
+                configuration.batchSize = batch
+                let started = ContinuousClock.now
+                let count = try await ExpirySweeper(engine: engine, configuration: configuration, logger: logger).sweepOnce()
+                return (count, (ContinuousClock.now - started).inSeconds)
+            }
+            swept += count
+            seconds += elapsed
         }
-        print(timed ? "\(swept.0) \(swept.1)" : "\(swept.0)")
+        print(timed ? "\(swept) \(seconds)" : "\(swept)")
     }
 }
