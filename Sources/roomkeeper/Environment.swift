@@ -52,6 +52,21 @@ enum Env {
         }
     }
 
+    /// The cell `tenant` lives in, by the directory in the first cell, and
+    /// its endpoint (nil: the first cell's, DATABASE_URL).
+    static func cell(of tenant: String, _ logger: Logger) async throws -> (name: String, endpoint: DatabaseURL.Endpoint?) {
+        let others = try otherCells()
+        guard !others.isEmpty else { return (homeCell, nil) }
+        let name = try await withDatabase(logger) { home in
+            try await home.query("SELECT cell FROM tenant_cells WHERE tenant_id = \(tenant)").decode(String.self).first
+        } ?? homeCell
+        if name == homeCell { return (name, nil) }
+        guard let endpoint = others.first(where: { $0.name == name })?.endpoint else {
+            throw CommandFailure("tenant \(tenant) is placed in cell \(name), which ROOMKEEPER_CELLS does not name")
+        }
+        return (name, endpoint)
+    }
+
     /// Applies the migrations to every cell (the first cell's first), and
     /// moves each other cell's id sequences into its own range (`Cells.claimIDRange`).
     static func migrateCells(_ migrator: Migrator, _ logger: Logger) async throws -> Int {

@@ -28,7 +28,9 @@ struct IM: AsyncParsableCommand {
             var logger = Env.logger("roomkeeper.im")
             logger.logLevel = .warning
             let (tenant, room, chatroom, history) = (self.tenant, self.room, self.chatroom, self.history)
-            try await Env.withDatabase(logger) { database in
+            // The tenant's cell (#43): its events and its NOTIFYs are there.
+            let cell = try await Env.cell(of: tenant, logger)
+            try await Env.withDatabase(logger, endpoint: cell.endpoint) { database in
                 let target = try await resolve(database, tenant: tenant, room: room, chatroom: chatroom)
                 emit("following chatroom \(target) of tenant \(tenant) (Ctrl-C stops)")
                 let rows = try await database.query("""

@@ -33,9 +33,8 @@ struct Tenants: AsyncParsableCommand {
             guard cell == Env.homeCell || others.contains(where: { $0.name == cell }) else {
                 throw CommandFailure("no cell \(cell): the cells are \(([Env.homeCell] + others.map(\.name)).joined(separator: ", "))")
             }
+            let (now, endpoint) = try await Env.cell(of: tenant, logger)
             try await Env.withDatabase(logger) { home in
-                let now = try await home.query("SELECT cell FROM tenant_cells WHERE tenant_id = \(tenant)").decode(String.self).first ?? Env.homeCell
-                let endpoint = others.first { $0.name == now }?.endpoint
                 let rows = try await Env.withDatabase(logger, endpoint: endpoint) { current in
                     try await current.query("""
                         SELECT ((SELECT count(*) FROM rooms WHERE tenant_id = \(tenant)) + (SELECT count(*) FROM accounts WHERE tenant_id = \(tenant)))::int
