@@ -30,6 +30,8 @@ struct Tenants: AsyncParsableCommand {
             let logger = Env.logger("roomkeeper.tenants")
             let others = try Env.otherCells()
             let tenant = self.tenant, cell = self.cell
+            // Refused before any database is reached: a bad id names no tenant.
+            guard TenantLoader.isValidID(tenant) else { throw CommandFailure(CellsError.badTenant(tenant).description) }
             guard cell == Env.homeCell || others.contains(where: { $0.name == cell }) else {
                 throw CommandFailure("no cell \(cell): the cells are \(([Env.homeCell] + others.map(\.name)).joined(separator: ", "))")
             }
@@ -43,10 +45,7 @@ struct Tenants: AsyncParsableCommand {
                 guard rows == 0 || now == cell else {
                     throw CommandFailure("tenant \(tenant) has \(rows) rooms and accounts in cell \(now): moving rows between cells is not built yet")
                 }
-                try await home.query("""
-                    INSERT INTO tenant_cells (tenant_id, cell) VALUES (\(tenant), \(cell))
-                    ON CONFLICT (tenant_id) DO UPDATE SET cell = EXCLUDED.cell, placed_at = now()
-                    """)
+                try await Cells.record(tenant, in: cell, home: home)
                 // Every instance reloads its tenants and the directory.
                 try await home.query("SELECT pg_notify('roomkeeper_tenants', 'roomkeeper tenants place')")
             }

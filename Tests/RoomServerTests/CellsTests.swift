@@ -251,5 +251,10 @@ import Testing
         } catch is Rollback {}
         #expect(refusal is CellsError, "a tenant placed in a cell this instance lacks: \(String(describing: refusal))")
         #expect(throws: CellsError.self) { try Cells(home: "Cell 1", others: []) }
+        // A bad tenant id or cell name writes nothing.
+        let before = try await home.query("SELECT count(*)::int FROM tenant_cells").decode(Int.self)[0]
+        await #expect(throws: CellsError.self) { try await Cells.record("Bad Tenant!", in: "cell2", home: home) }
+        await #expect(throws: CellsError.self) { try await Cells.record(tenant, in: "Cell 2", home: home) }
+        #expect(try await home.query("SELECT count(*)::int FROM tenant_cells").decode(Int.self)[0] == before)
     }
 }

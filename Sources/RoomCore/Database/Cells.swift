@@ -86,11 +86,19 @@ public final class Cells: Sendable {
     /// yet anywhere else: moving rows is `roomkeeper tenants move`, #43).
     public func place(_ tenant: TenantID, in cell: String, home database: Database) async throws {
         guard cell == home || others[cell] != nil else { throw CellsError.unknownCell(cell, tenant: tenant) }
+        try await Self.record(tenant, in: cell, home: database)
+        placement.withLock { $0[tenant] = cell }
+    }
+
+    /// Writes `tenant`'s row of the directory (the first cell's), for this
+    /// instance (`place`) and for `roomkeeper tenants place`.
+    public static func record(_ tenant: TenantID, in cell: String, home database: Database) async throws {
+        guard TenantLoader.isValidID(tenant) else { throw CellsError.badTenant(tenant) }
+        guard isName(cell) else { throw CellsError.badName(cell) }
         try await database.query("""
             INSERT INTO tenant_cells (tenant_id, cell) VALUES (\(tenant), \(cell))
             ON CONFLICT (tenant_id) DO UPDATE SET cell = EXCLUDED.cell, placed_at = now()
             """)
-        placement.withLock { $0[tenant] = cell }
     }
 
     /// Where the ids a cell draws start: cell n (from 0) draws from n × 2⁴⁸,
@@ -113,11 +121,13 @@ public final class Cells: Sendable {
 
 public enum CellsError: Error, CustomStringConvertible {
     case badName(String)
+    case badTenant(String)
     case unknownCell(String, tenant: TenantID)
 
     public var description: String {
         switch self {
         case .badName(let name): "cell name \"\(name)\" must be a lowercase letter then up to 31 of a-z, 0-9 and -, each name once"
+        case .badTenant(let tenant): "tenant id \"\(tenant)\" must be a tenant file's name: a-z, 0-9 and -"
         case .unknownCell(let cell, let tenant): "tenant \(tenant) is placed in cell \(cell), which this instance is not configured with (ROOMKEEPER_CELLS)"
         }
     }
