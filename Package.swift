@@ -134,7 +134,9 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ]
+            ],
+            // The admin API's contract, written once (#42).
+            resources: [.copy("Admin/Contract/admin-api.json")]
         ),
         .target(
             name: "PluginConformance",

@@ -19,9 +19,4 @@ public enum AuditAction: String, Sendable, CaseIterable, Equatable {
     case tenantsReload = "tenants.reload"
     case keyCreate = "key.create"
     case keyRevoke = "key.revoke"
-
-    /// The names as a JSON array, for the contract.
-    public static var jsonList: String {
-        "[" + allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + "]"
-    }
 }

@@ -122,7 +122,7 @@ extension RoomEngine {
             try await connection.run("SELECT pg_advisory_xact_lock(\(AccountLock.key(tenant.id, account)))", logger: database.logger)
             let ban = try await BanStore.insert(tenant.id, accid: account, roomID: nil, reason: reason, expiresAt: until, by: actor, now: now,
                                                 on: connection, logger: database.logger)
-            try await AccountStore.revokeAccess(tenant.id, accid: account, now: now, on: connection, logger: database.logger)
+            _ = try await AccountStore.revokeAccess(tenant.id, accid: account, now: now, on: connection, logger: database.logger)
             try await Self.publishTenantWide(.banned, ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
             try await writes(on: connection).audit(AuditAct(tenantID: tenant.id, action: .tenantBan, target: "account:\(account)",
                                                             detail: Self.auditDetail(of: ban)), by: actor, now: now)
