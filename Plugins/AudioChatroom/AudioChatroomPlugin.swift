@@ -76,6 +76,25 @@ public struct AudioChatroomPlugin: RoomPlugin {
         try await seatsChanged(room, hook: hook) { MicSeats.vacate(account, in: $0) }
     }
 
+    /// A kick or ban, decided on the seats read with the room (#42): as
+    /// `memberRemoved`, whether or not the account had joined. The seats are
+    /// freed even in a room without a chatroom (the hook freed them only
+    /// when there was one to tell).
+    public func removal(settings: Settings) -> MemberRemoval? {
+        .of(SeatStore.table) { leaver, seats in
+            var change = RoomChange<MicSeat>()
+            let freed = MicSeats.vacate(leaver.account, in: seats)
+            change.save(freed)
+            if let chatroom = leaver.room.imChatroomID {
+                for seat in freed {
+                    change.emit(.im(.queuePut(chatroom: chatroom, key: MicSeats.queueKey(seat.index), value: MicSeats.queueValue(seat),
+                                              operator: leaver.room.owner), roomID: leaver.room.id))
+                }
+            }
+            return change
+        }
+    }
+
     /// A moderator's mute shows on the account's seat, and its lift.
     public func memberMuted(_ account: AccountID, mutedBy: Actor?, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         try await seatsChanged(room, hook: hook) { MicSeats.moderate(account, mutedBy: mutedBy?.description, in: $0) }

@@ -128,3 +128,9 @@ public struct LiveCreation: Sendable {
 public struct LiveLook: Codable, Sendable, Equatable {
     public var deviceId: String
 }
+
+extension HeadsetLivePlugin {
+    /// A kick or ban changes nothing this plugin keeps and tells the room
+    /// nothing of its own: the engine writes it in one statement (#42).
+    public func removal(settings: Settings) -> MemberRemoval? { .nothing }
+}

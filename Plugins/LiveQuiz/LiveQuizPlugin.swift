@@ -154,3 +154,9 @@ enum QuizCodes {
         ClientError(code: deviceHasGame, message: "this device has an open game; send its password to resume it")
     }
 }
+
+extension LiveQuizPlugin {
+    /// A kick or ban changes nothing this plugin keeps and tells the room
+    /// nothing of its own: the engine writes it in one statement (#42).
+    public func removal(settings: Settings) -> MemberRemoval? { .nothing }
+}

@@ -138,3 +138,9 @@ public struct LessonCreation: Sendable {
     let student: AccountID
     let sealedTeacherPassword: String?
 }
+
+extension MusicLessonPlugin {
+    /// A kick or ban changes nothing this plugin keeps and tells the room
+    /// nothing of its own: the engine writes it in one statement (#42).
+    public func removal(settings: Settings) -> MemberRemoval? { .nothing }
+}

@@ -100,3 +100,9 @@ public struct OneToOneCallPlugin: RoomPlugin {
 public struct CallCreation: Sendable {
     public let callee: AccountID
 }
+
+extension OneToOneCallPlugin {
+    /// A kick or ban changes nothing this plugin keeps and tells the room
+    /// nothing of its own: the engine writes it in one statement (#42).
+    public func removal(settings: Settings) -> MemberRemoval? { .nothing }
+}

@@ -99,6 +99,23 @@ public struct SealMicPlugin: RoomPlugin {
         return messages
     }
 
+    /// A kick or ban, decided on the positions read with the room (#42):
+    /// as `memberLeft` for a member; one who had not joined holds no position.
+    public func removal(settings: Settings) -> MemberRemoval? {
+        .of(MicPositionStore.table) { leaver, positions in
+            var change = RoomChange<MicPosition>()
+            guard leaver.hadJoined else { return change }
+            let kicked = leaver.actor != .account(leaver.account)
+            if let outcome = MicPositions.vacate(leaver.account, in: positions, cmd: kicked ? .kick : .down) {
+                change.save(outcome.changed)
+                let by: AccountID = if case .account(let actor) = leaver.actor { actor } else { leaver.room.owner }
+                change.emit(SealMicMessages.positions(outcome, by: by, room: leaver.room))
+            }
+            change.emit(SealMicMessages.memberChanged(kicked ? .kick : .leave, user: leaver.account, room: leaver.room))
+            return change
+        }
+    }
+
     /// A moderator's mute shows on the position the account holds (#29:
     /// state bit 2 and `mutedBy`), and its lift; the room hears cmd 3 / 4.
     public func memberMuted(_ account: AccountID, mutedBy: Actor?, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {

@@ -62,6 +62,16 @@ public struct TestRoomsPlugin: RoomPlugin {
 
     public func closingMessages(_ closing: [Room], reason: CloseReason, settings: Settings) -> [OutboxMessage]? { [] }
 
+    /// Announces each kick in the room's chatroom, decided without I/O: a
+    /// kick is one statement (#42).
+    public func removal(settings: Settings) -> MemberRemoval? {
+        .messages { leaver in
+            guard let chatroom = leaver.room.imChatroomID else { return [] }
+            return [.im(.chatroomMessage(chatroom: chatroom, from: leaver.room.owner, type: "100", body: #"{"kicked":"\#(leaver.account)"}"#,
+                                         persist: false), roomID: leaver.room.id)]
+        }
+    }
+
     /// Announces each arrival in the room's chatroom (a local IM's in the join's statement, a vendor's through the outbox).
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         guard let chatroom = room.imChatroomID else { return [] }

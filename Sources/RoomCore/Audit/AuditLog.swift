@@ -19,22 +19,7 @@ public struct AuditLog: Sendable {
     /// admin behind `.admin` is comes from the request (`AuditCaller.current`).
     static func append(_ act: AuditAct, by actor: Actor, keep: TimeInterval, now: Date,
                        on connection: PostgresConnection, logger: Logger) async throws {
-        let caller = AuditCaller.current
-        let who: String
-        var fingerprint: String?
-        switch actor {
-        case .admin:
-            who = caller?.actor ?? "admin"
-            fingerprint = caller?.keyFingerprint
-        case .account, .system:
-            who = actor.description
-        }
-        let detail = JSONValue.object(act.detail.mapValues(JSONValue.string)).jsonText
-        try await connection.run("""
-            INSERT INTO audit_log (tenant_id, at, keep_until, actor, key_fingerprint, action, target, outcome, request_id, client_address, detail)
-            VALUES (\(act.tenantID), \(now), \(now.addingTimeInterval(keep)), \(who), \(fingerprint), \(act.action.rawValue), \(act.target),
-                    \(act.outcome), \(caller?.requestID), \(caller?.clientAddress), \(detail)::jsonb)
-            """, logger: logger)
+        try await connection.run("\(auditInsert: AuditRow(act, by: actor, keep: keep, now: now))", logger: logger)
     }
 
     /// Appends `act` if the act is audited (`stamp` given), on the act's transaction.

@@ -34,6 +34,10 @@ extension RoomEngine {
     private func remove(_ roomID: RoomID, account: AccountID, kind: RoomEventKind, until: Date?, banned: Bool, reason: String, by actor: Actor,
                         in tenant: Tenant, pluginID: String?, audited: Bool = true) async throws -> Ban? {
         if let until, until <= clock.now() { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
+        if !banned, case .removed = try await removeOnce(roomID, account: account, reason: reason, by: actor, in: tenant, pluginID: pluginID,
+                                                          audited: audited) {
+            return nil
+        }
         let recorded = BanBox()
         _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .ban(account, by: actor), counted: kind) { writes, room, _, hook in
             // The stored membership, not the snapshot's status, which says

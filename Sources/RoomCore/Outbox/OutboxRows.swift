@@ -33,6 +33,16 @@ struct OutboxRows {
         }
     }
 
+    /// The engine's own event of a room's change (a kick) as a timeline row,
+    /// before the plugin's, and its deliveries to the endpoints that want it.
+    mutating func addEngineEvent(_ room: Room, kind: RoomEventKind, actor: Actor, detail: [String: String], webhooks: [WebhookEndpoint], now: Date) {
+        timeline.append((room.tenantID, room.id, PluginEvent(type: kind.stored, actor: actor.description, data: detail.mapValues(JSONValue.string))))
+        let place = EventNotice.Place(tenantID: room.tenantID, roomID: room.id, pluginID: room.pluginID)
+        for (tenantID, messages) in EventNotice.engineEvent([place], kind: kind, actor: actor, detail: detail, at: now, webhooks: { _ in webhooks }) {
+            messages.forEach { append($0, tenantID: tenantID) }
+        }
+    }
+
     private mutating func append(_ message: OutboxMessage, tenantID: TenantID) {
         traceParents.append(TraceCarrier.currentTraceParent() ?? "")
         tenants.append(tenantID)

@@ -75,6 +75,8 @@ public struct BoundPlugin: Sendable {
     let left: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
     let removed: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
     let muted: @Sendable (AccountID, Actor?, Room, HookParts) async throws -> [OutboxMessage]
+    /// `RoomPlugin.removal`: non-nil, a kick is one statement without `left` and `removed`.
+    let removal: MemberRemoval?
     let providerEvent: @Sendable (ProviderEvent, HookParts) async throws -> [OutboxMessage]
 
     init<Plugin: RoomPlugin>(_ plugin: Plugin, settings: Plugin.Settings) {
@@ -120,6 +122,7 @@ public struct BoundPlugin: Sendable {
         joined = { account, room, parts in try await plugin.memberJoined(account, room: room, hook: hook(parts)) }
         left = { account, room, parts in try await plugin.memberLeft(account, room: room, hook: hook(parts)) }
         removed = { account, room, parts in try await plugin.memberRemoved(account, room: room, hook: hook(parts)) }
+        removal = plugin.removal(settings: settings)
         muted = { account, by, room, parts in try await plugin.memberMuted(account, mutedBy: by, room: room, hook: hook(parts)) }
         providerEvent = { event, parts in try await plugin.providerEvent(event, hook: hook(parts)) }
     }

@@ -33,11 +33,11 @@ extension RoomEngine {
         if let caller, caller.sid == nil { throw caller.refusal }
         for _ in 1...Self.changeAttempts {
             let now = clock.now()
-            let read = try await read(roomID, in: tenant, pluginID: pluginID, table: table, members: members, caller: caller, now: now)
+            let read = try await read(roomID, in: tenant, pluginID: pluginID, rows: .of(table), members: members, caller: caller, now: now)
             if let caller, read.caller == nil { throw caller.refusal }
             guard let room = read.room, room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
-            let (change, result) = try decide(RoomSnapshot(room: room, rows: read.rows, joined: read.joined, caller: read.caller, now: now,
+            let (change, result) = try decide(RoomSnapshot(room: room, rows: try read.rows(of: table), joined: read.joined, caller: read.caller, now: now,
                                                            mutedBy: read.mutedBy, banned: read.banned))
             if try await write(change, to: room, version: read.version, table: table, now: now) {
                 recentRooms.remember(room, version: read.version + 1, joinedCount: read.joinedCount)
@@ -48,32 +48,72 @@ extension RoomEngine {
         throw DatabaseUnavailable("the room is changing too often at once; try again")
     }
 
-    struct ChangeRead<Row: RoomRow> {
+    struct ChangeRead {
         var room: Room?
         var version: Int64 = 0
         var joinedCount = 0
         var mutedBy: [AccountID: String] = [:]
         var banned: Set<AccountID> = []
-        var rows: [Row] = []
+        /// The plugin's rows as read, each a JSON object (`rows(of:)` types them).
+        var rowObjects: [JSONValue] = []
         var joined: Set<AccountID> = []
         var caller: Account?
+
+        func rows<Row: RoomRow>(of table: RoomRowTable<Row>?) throws -> [Row] {
+            guard let table else { return [] }
+            return try rowObjects.map { object in
+                guard case .object(let columns) = object else { throw RowsUnreadable(table: table.name) }
+                return try Row(columns: columns)
+            }
+        }
+    }
+
+    /// Which of the plugin's rows a read brings with the room.
+    enum RowsRead {
+        /// None (a dissolve's read).
+        case none
+        /// The rows of one table (a change's: its plugin is known).
+        case of(name: String, key: String)
+        /// The rows of the room's plugin's table, whichever plugin it is (a
+        /// kick by the admin API, which names no plugin): plugin id → its
+        /// table's name and key. Only the room's plugin's branch is read.
+        case byPlugin([String: (name: String, key: String)])
+
+        static func of<Row>(_ table: RoomRowTable<Row>) -> RowsRead { .of(name: table.name, key: table.key) }
+
+        /// The SQL of the rows as one JSON array's text, over `rooms`.
+        /// Table and key names are plain identifiers (`RoomRowTable` checks).
+        var sql: String {
+            func rows(_ table: String, _ key: String) -> String {
+                """
+                (SELECT coalesce(jsonb_agg(to_jsonb(t) - 'tenant_id' - 'room_id' ORDER BY t.\(key)), '[]'::jsonb)::text
+                 FROM \(table) t WHERE t.tenant_id = rooms.tenant_id AND t.room_id = rooms.room_id)
+                """
+            }
+            switch self {
+            case .none: return "'[]'"
+            case .of(let name, let key): return rows(name, key)
+            case .byPlugin(let tables):
+                guard !tables.isEmpty else { return "'[]'" }
+                let branches = tables.sorted { $0.key < $1.key }.map { plugin, table in
+                    "WHEN '\(plugin.replacingOccurrences(of: "'", with: "''"))' THEN \(rows(table.name, table.key))"
+                }
+                return "CASE rooms.plugin_id \(branches.joined(separator: " ")) ELSE '[]' END"
+            }
+        }
     }
 
     /// The caller's session (and whether a ban keeps it out), the room, its
     /// version, the plugin's rows and which of `members` are joined, in one statement: one row whether or
     /// not the room or the session exists, so the two are told apart.
     /// `table` nil: no plugin rows (a dissolve's read).
-    func read<Row: RoomRow>(
-        _ roomID: RoomID, in tenant: Tenant, pluginID: String?, table: RoomRowTable<Row>?, members: [AccountID], caller: CallerSession?, now: Date
-    ) async throws -> ChangeRead<Row> {
-        let rowsRead: String = table.map { table in """
-            (SELECT coalesce(jsonb_agg(to_jsonb(t) - 'tenant_id' - 'room_id' ORDER BY t.\(table.key)), '[]'::jsonb)::text
-             FROM \(table.name) t WHERE t.tenant_id = rooms.tenant_id AND t.room_id = rooms.room_id)
-            """ } ?? "'[]'"
+    func read(
+        _ roomID: RoomID, in tenant: Tenant, pluginID: String?, rows rowsRead: RowsRead, members: [AccountID], caller: CallerSession?, now: Date
+    ) async throws -> ChangeRead {
         let tokenHash = caller?.sid.map(Secrets.sha256Hex)
         let rows = try await database.query("""
             SELECT \(unescaped: RoomRows.columns), version,
-                   \(unescaped: rowsRead),
+                   \(unescaped: rowsRead.sql),
                    (SELECT coalesce(array_agg(m.accid), '{}') FROM room_members m
                     WHERE m.tenant_id = rooms.tenant_id AND m.room_id = rooms.room_id AND m.status = 'joined' AND m.accid = ANY(\(members)::text[])),
                    c.accid, c.nickname, c.avatar, c.role,
@@ -95,7 +135,7 @@ extension RoomEngine {
             """)
         guard let row = rows.first else { throw RoomError.notFound }
         let cells = row.makeRandomAccess()
-        var read = ChangeRead<Row>()
+        var read = ChangeRead()
         if let accid = try cells[20].decode(String?.self) {
             let account = Account(accid: accid, nickname: try cells[21].decode(String.self), avatar: try cells[22].decode(String.self),
                                   role: try cells[23].decode(String.self))
@@ -114,12 +154,8 @@ extension RoomEngine {
         read.mutedBy = (JSONValue.parse(try cells[26].decode(String.self))?.object ?? [:]).compactMapValues(\.string)
         read.joined = Set(try cells[19].decode([String].self))
         read.banned = Set(try cells[28].decode([String].self))
-        guard let table else { return read }
-        guard case .array(let objects)? = JSONValue.parse(try cells[18].decode(String.self)) else { throw RowsUnreadable(table: table.name) }
-        read.rows = try objects.map { object in
-            guard case .object(let columns) = object else { throw RowsUnreadable(table: table.name) }
-            return try Row(columns: columns)
-        }
+        guard case .array(let objects)? = JSONValue.parse(try cells[18].decode(String.self)) else { throw RowsUnreadable(table: read.room?.pluginID ?? "the plugin's") }
+        read.rowObjects = objects
         return read
     }
 
@@ -131,22 +167,12 @@ extension RoomEngine {
         let inStatement = ChatroomEffectsInStatement.take(from: &effects, room: room, chatrooms: tenant?.chatroomsInRoomDatabase, now: now)
         var outbox = OutboxRows()
         outbox.add(effects, tenantID: room.tenantID, webhooks: tenant?.webhooks ?? [], now: now)
-        let written = JSONValue.array(Self.lastByKey(change.rows, key: table.key).map { .object($0.columns) }).jsonText
-        let columns = table.columns + (table.stamp.map { [$0] } ?? [])
-        let values = table.columns.map { "x." + $0 } + (table.stamp == nil ? [] : ["v.at"])
-        let updated = columns.filter { $0 != table.key }
-        let onConflict = updated.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updated.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
         let rows = try await database.query("""
             WITH v AS (
                 UPDATE rooms SET version = version + 1
                 WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND version = \(version) AND state = 'open'
                 RETURNING tenant_id, room_id, \(now)::timestamptz AS at
-            ), w AS (
-                INSERT INTO \(unescaped: table.name) (tenant_id, room_id, \(unescaped: columns.joined(separator: ", ")))
-                SELECT v.tenant_id, v.room_id, \(unescaped: values.joined(separator: ", "))
-                FROM v, jsonb_populate_recordset(NULL::\(unescaped: table.name), \(written)::jsonb) AS x
-                ON CONFLICT (tenant_id, room_id, \(unescaped: table.key)) \(unescaped: onConflict)
-            ), timeline AS (
+            )\(rowsUpsert: change.rows, into: table, from: "v"), timeline AS (
                 \(timelineInsert: outbox, at: now, onlyIf: "v")
             ), queued AS (
                 \(outboxInsert: outbox, at: now, onlyIf: "v")
@@ -175,4 +201,30 @@ extension RoomEngine {
 struct RowsUnreadable: Error, CustomStringConvertible {
     let table: String
     var description: String { "the rows of \(table) could not be read" }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// `, w AS (INSERT INTO <table> …)`: a change's rows (the last of each
+    /// key), for the room the CTE `guardCTE` returned (its `tenant_id`,
+    /// `room_id` and `at`, the stamp); nothing when there are none.
+    mutating func appendInterpolation<Row: RoomRow>(rowsUpsert rows: [Row], into table: RoomRowTable<Row>?, from guardCTE: String) {
+        guard let table, !rows.isEmpty else { return }
+        let written = JSONValue.array(RoomEngine.lastByKey(rows, key: table.key).map { .object($0.columns) }).jsonText
+        let columns = table.columns + (table.stamp.map { [$0] } ?? [])
+        let values = table.columns.map { "x." + $0 } + (table.stamp == nil ? [] : ["\(guardCTE).at"])
+        let updated = columns.filter { $0 != table.key }
+        let onConflict = updated.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updated.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        appendLiteral("""
+            , w AS (
+                INSERT INTO \(table.name) (tenant_id, room_id, \(columns.joined(separator: ", ")))
+                SELECT \(guardCTE).tenant_id, \(guardCTE).room_id, \(values.joined(separator: ", "))
+                FROM \(guardCTE), jsonb_populate_recordset(NULL::\(table.name), 
+            """)
+        appendInterpolation(written)
+        appendLiteral("""
+            ::jsonb) AS x
+                ON CONFLICT (tenant_id, room_id, \(table.key)) \(onConflict)
+            )
+            """)
+    }
 }

@@ -75,7 +75,7 @@ extension RoomEngine {
         }
         for _ in 1...Self.changeAttempts {
             let now = clock.now()
-            let read: ChangeRead<NoRows> = try await read(roomID, in: tenant, pluginID: pluginID, table: nil, members: [], caller: caller, now: now)
+            let read = try await read(roomID, in: tenant, pluginID: pluginID, rows: .none, members: [], caller: caller, now: now)
             let actor: Actor
             switch dissolver {
             case .actor(let given): actor = given
@@ -98,10 +98,4 @@ extension RoomEngine {
         }
         throw DatabaseUnavailable("the room is changing too often at once; try again")
     }
-}
-
-/// A read with no plugin rows (a dissolve's).
-struct NoRows: RoomRow {
-    init(columns: [String: JSONValue]) throws {}
-    var columns: [String: JSONValue] { [:] }
 }

@@ -93,6 +93,12 @@ public protocol RoomPlugin: Sendable {
     /// chatroom) without joining. Free it; `hook.actor` took it out.
     func memberRemoved(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage]
 
+    /// What a kick or ban does to the plugin's rows and what the room hears,
+    /// decided without I/O (`MemberRemoval`): the engine writes it in the
+    /// kick's one statement, and `memberLeft`/`memberRemoved` are not called
+    /// for it. nil (the default): they run in the kick's transaction.
+    func removal(settings: Settings) -> MemberRemoval?
+
     /// Runs inside a mute's transaction (`mutedBy` the moderator) or its
     /// lift's (`mutedBy` nil): show it on what the account holds (a seat
     /// stays muted whatever its own switch says).
@@ -131,6 +137,8 @@ extension RoomPlugin {
     public func memberRemoved(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func memberMuted(_ account: AccountID, mutedBy: Actor?, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
+
+    public func removal(settings: Settings) -> MemberRemoval? { nil }
 
     public func providerEvent(_ event: ProviderEvent, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 }
