@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 
 import bench_http
@@ -1176,6 +1177,66 @@ def figure_hot_room(seconds):
     return result
 
 
+def figure_tenant_move(seconds, rooms=100_000):
+    """Figure 8 (#43): a tenant of `rooms` rooms (each with its events and a
+    member) moved to a second cell while it and another tenant run the
+    create → dissolve flow at a fixed rate."""
+    import bench_move
+    import bench_noisy
+    log(f"figure 8: a tenant of {rooms:,} rooms moved to a second cell under load")
+    mover, cell2 = "mover", "roomkeeper_bench_cell2"
+    cell2_url = urllib.parse.urlparse(DB)._replace(path=f"/{cell2}").geturl()
+    cells = {"ROOMKEEPER_CELLS": f"cell2={cell2_url}"}
+    sql(f"DROP DATABASE IF EXISTS {cell2} WITH (FORCE)")
+    sql(f"CREATE DATABASE {cell2}")
+    subprocess.run([os.path.join(BIN, "roomkeeper"), "migrate"], cwd=HERE, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, **cells))
+    with open(os.path.join(TENANTS_DIR, f"{mover}.toml"), "w") as handle:
+        handle.write('name = "Mover"\n[providers.im]\nkind = "local"\n[plugins.audio-chatroom]\nroomTTL = "48h"\n'
+                     'accountsPerAddress = "0"\nroomsPerAddress = "0"\n' + UNTHROTTLED)
+    # The tenant's history: closed rooms of a day ago, each with its two events and a member who left.
+    sql(f"""
+        INSERT INTO rooms (tenant_id, room_id, plugin_id, name, owner, state, close_reason, capacity, created_at, expires_at, closed_at)
+        SELECT '{mover}', 900000000 + g, 'audio-chatroom', 'room ' || g, 'owner-' || g, 'closed', 'dissolved', 100,
+               now() - interval '1 day', now() - interval '20 hours', now() - interval '20 hours'
+        FROM generate_series(1, {rooms}) g;
+        INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+        SELECT '{mover}', 900000000 + g, now() - interval '1 day', k, 'account:owner-' || g, '{{}}'::jsonb
+        FROM generate_series(1, {rooms}) g, unnest(ARRAY['created', 'closed']) k;
+        INSERT INTO room_members (tenant_id, room_id, accid, status, joined_at, updated_at)
+        SELECT '{mover}', 900000000 + g, 'member-' || g, 'left', now() - interval '1 day', now() - interval '20 hours'
+        FROM generate_series(1, {rooms}) g;
+        """)
+    env = dict(os.environ, **cells)
+    server = Server("roomkeeper", PORT, env=cells)
+    try:
+        moving_base, other_base = f"/t/{mover}/audio-chatroom", f"/t/{TENANT}/audio-chatroom"
+        moving_sids, other_sids = bench_noisy.guest_sids(PORT, moving_base, 8), bench_noisy.guest_sids(PORT, other_base, 8)
+
+        def move():
+            done = subprocess.run([os.path.join(BIN, "roomkeeper"), "tenants", "move", mover, "--to", "cell2"], cwd=HERE, env=env,
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                raise RuntimeError(f"roomkeeper tenants move failed: {done.stdout[-400:]} {done.stderr[-400:]}")
+            return done.stdout
+        result = bench_move.figure(PORT, move, moving_base, other_base, moving_sids, other_sids, rate=20, seconds=seconds)
+    finally:
+        server.stop()
+        os.remove(os.path.join(TENANTS_DIR, f"{mover}.toml"))
+    acknowledged = result.pop("acknowledged")
+    there = subprocess.run([PSQL, cell2_url, "-qtA", "-c", f"SELECT room_id FROM rooms WHERE tenant_id = '{mover}'"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    result["acknowledged_creates"] = len(acknowledged)
+    result["lost"] = len(set(acknowledged) - set(int(x) for x in there))
+    result["rooms_in_new_cell"] = len(there)
+    result["rows_left_in_old_cell"] = int(sql(f"SELECT (SELECT count(*) FROM rooms WHERE tenant_id = '{mover}') + "
+                                              f"(SELECT count(*) FROM room_events WHERE tenant_id = '{mover}')"))
+    other = result["other"]
+    result["other_p99_ratio"] = round(other["during_move"]["p99_ms"] / max(0.001, other["alone"]["p99_ms"]), 2)
+    sql(f"DELETE FROM tenant_cells WHERE tenant_id = '{mover}'")
+    sql(f"DROP DATABASE IF EXISTS {cell2} WITH (FORCE)")
+    return result
+
+
 def rows_of(figures):
     """Every figure as (figure, measured, compared with, goal, met); met is None where there is no goal."""
     rows = []
@@ -1278,6 +1339,15 @@ def rows_of(figures):
                      hot["joins_per_s"] >= 1000 and hot["count_exact"]))
         rows.append(("7. hot room: another tenant's seat cycles", f"p99 {other['with_hot_room']['p99_ms']} ms (×{hot['other_p99_ratio']})",
                      f"alone {other['alone']['p99_ms']} ms at {other['asked_per_s']} cycles/s", "≤ 2×", hot["other_p99_ratio"] <= 2))
+    move = figures.get("tenant_move")
+    if move:
+        rows.append(("8. tenant moved to a second cell", f"{move['rows_moved']:,} rows: copy {move['copy_s']:.1f} s, catch-up {move['catch_up_s']:.2f} s, "
+                     f"fence {move['fence_s']:.2f} s", f"{move['acknowledged_creates']} creates acknowledged, {move['lost']} lost, "
+                     f"{move['rows_left_in_old_cell']} rows left behind", "fence ≤ 5 s, 0 lost", move["fence_s"] <= 5 and move["lost"] == 0
+                     and move["rows_left_in_old_cell"] == 0))
+        other = move["other"]
+        rows.append(("8. tenant moved: another tenant's flows", f"p99 {other['during_move']['p99_ms']} ms (×{move['other_p99_ratio']})",
+                     f"alone {other['alone']['p99_ms']} ms at {other['asked_per_s']} flows/s", "≤ 2×", move["other_p99_ratio"] <= 2))
     return rows
 
 
@@ -1294,12 +1364,12 @@ def main():
     parser = argparse.ArgumentParser(description="Roomkeeper's benchmark")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--quick", action="store_true", help="shorter runs and smaller loads (a smoke test of the bench)")
-    parser.add_argument("--only", help="comma-separated figures to run (1 flow, 2 list, 3 expiry, 4 growth, 5 seats, 6 noisy neighbour, 7 hot room); default all")
+    parser.add_argument("--only", help="comma-separated figures to run (1 flow, 2 list, 3 expiry, 4 growth, 5 seats, 6 noisy neighbour, 7 hot room, 8 tenant move); default all")
     parser.add_argument("--profile", help="record the server with perf during figure 1 at 16 connections; write the report to this file")
     args = parser.parse_args()
     global PROFILE
     PROFILE = args.profile
-    only = set((args.only or "1,2,3,4,5,6,7").split(","))
+    only = set((args.only or "1,2,3,4,5,6,7,8").split(","))
     seconds, rooms = (3, 10000) if args.quick else (10, 100000)
     sizes, fan_clients = ([1000, 10000, 100000], [100, 300]) if args.quick else ([1000, 100000, 1000000], [100, 1000, 3000])
     os.makedirs(WORK, exist_ok=True)
@@ -1328,6 +1398,7 @@ def main():
     if "4" in only: run("growth", figure_growth, sizes, fan_clients, 5 if not args.quick else 3)
     if "6" in only: run("noisy_neighbour", figure_noisy, seconds)
     if "7" in only: run("hot_room", figure_hot_room, seconds)
+    if "8" in only: run("tenant_move", figure_tenant_move, seconds, 100_000 if not args.quick else 5_000)
     figures["seconds"] = round(time.time() - started)
     figures["seconds_by_figure"] = timed
     reset_bench_rows()

@@ -19,4 +19,6 @@ public enum AuditAction: String, Sendable, CaseIterable, Equatable {
     case tenantsReload = "tenants.reload"
     case keyCreate = "key.create"
     case keyRevoke = "key.revoke"
+    /// A step of a tenant's move between cells (#43): the outcome names it.
+    case tenantMove = "tenant.move"
 }

@@ -31,6 +31,11 @@ public final class Cells: Sendable {
     /// its ids start (`idRangeStart`).
     public let names: [String]
     private let placement = Mutex<[TenantID: String]>([:])
+    /// Tenants whose move is fenced (`TenantMove`): their new leases wait.
+    private let fences = Mutex<Set<TenantID>>([])
+    /// Each tenant's leases running now on this instance, by tenant: a
+    /// fence is acknowledged once its tenant's are done.
+    private let running = Mutex<[TenantID: Int]>([:])
 
     public init(home: String, others: [Cell]) throws {
         self.home = home
@@ -63,14 +68,52 @@ public final class Cells: Sendable {
     /// Reads the directory from the first cell. A row naming a cell this
     /// instance does not know is refused: its tenant's statements would go
     /// to the wrong primary.
+    /// The fences of moves in progress are read in the same statement, so
+    /// a move's flip and its fence's end are learnt together.
     public func load(from home: Database) async throws {
         let rows = try await home.query("""
-            -- cross-tenant: the directory names every tenant placed outside the first cell
-            SELECT tenant_id, cell FROM tenant_cells
-            """).decode((String, String).self)
-        let read = try check(rows)
+            -- cross-tenant: the directory names every tenant placed outside the first cell, and the moves fenced now
+            SELECT tenant_id, cell, false FROM tenant_cells
+            UNION ALL SELECT tenant_id, to_cell, true FROM tenant_moves WHERE phase = 'fenced'
+            """).decode((String, String, Bool).self)
+        let read = try check(rows.filter { !$0.2 }.map { ($0.0, $0.1) })
+        let fenced = Set(rows.filter(\.2).map(\.0))
         placement.withLock { $0 = read }
+        fences.withLock { $0 = fenced }
     }
+
+    /// The tenants fenced now.
+    public var fenced: Set<TenantID> { fences.withLock { $0 } }
+
+    public func isFenced(_ tenant: TenantID) -> Bool { fences.withLock { $0.contains(tenant) } }
+
+    /// Whether a tenant living in `cell` is fenced now.
+    public func fencesTenant(in cell: String) -> Bool {
+        fenced.contains { self.cell(of: $0) == cell }
+    }
+
+    /// The key `running` counts a cell's own work under (a tenant id has no space).
+    static func workKey(_ cell: String) -> String { "cell " + cell }
+
+    /// Leases of `tenant`, and of its cell's own work, running now.
+    public func runningOf(_ tenant: TenantID) -> Int {
+        running(tenant) + running(Self.workKey(cell(of: tenant)))
+    }
+
+    /// Counts a lease of `tenant` while `body` runs.
+    func counting<T>(_ tenant: TenantID, _ body: () async throws -> T) async rethrows -> T {
+        running.withLock { $0[tenant, default: 0] += 1 }
+        defer {
+            running.withLock { running in
+                running[tenant, default: 1] -= 1
+                if running[tenant] == 0 { running[tenant] = nil }
+            }
+        }
+        return try await body()
+    }
+
+    /// `tenant`'s leases running now on this instance.
+    public func running(_ tenant: TenantID) -> Int { running.withLock { $0[tenant] ?? 0 } }
 
     /// The directory's rows as a placement, refusing a cell not configured.
     public func check(_ rows: [(String, String)]) throws -> [TenantID: String] {

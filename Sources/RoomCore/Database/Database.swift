@@ -88,7 +88,8 @@ public struct Database: Sendable {
     /// then. Nothing without cells.
     public func reloadCells() async throws {
         guard let cells else { return }
-        try await LeaseOwner.$tenant.withValue(nil) { try await cells.load(from: self) }
+        // Never held by a fence: the directory is how a fence ends.
+        try await inFirstCell { try await cells.load(from: self) }
     }
 
     /// The pool in use: the primary's, for a multi-host URL.
@@ -117,6 +118,41 @@ public struct Database: Sendable {
     /// (`FairPermits`, `LeaseOwner.tenant`); a lease taken while the task
     /// already holds one goes straight to the pool.
     public func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        // A tenant being moved between cells (#43): its new leases wait for
+        // the move's flip (then go to its new cell), and its leases are
+        // counted, so the instance can tell the mover when none still runs.
+        // A cell's own work (its sweeper, outbox, retention, IM upkeep) waits
+        // too while a tenant of that cell is fenced: it writes the tenant's
+        // rows in statements across tenants, and a write after the fence
+        // would not reach the new cell.
+        if let cells, !LeaseOwner.holding {
+            if let cell = LeaseOwner.cell {
+                try await waitOutFence(cells) { cells.fencesTenant(in: cell) }
+                return try await cells.counting(Cells.workKey(cell)) { try await routedLease(body) }
+            }
+            if let tenant = LeaseOwner.tenant {
+                try await waitOutFence(cells) { cells.isFenced(tenant) }
+                return try await cells.counting(tenant) { try await routedLease(body) }
+            }
+        }
+        return try await routedLease(body)
+    }
+
+    /// How long a lease of a fenced tenant waits for its move's flip before
+    /// it is answered "try again" (`DatabaseUnavailable`, 503 with Retry-After): a move's fence lasts
+    /// about a second (the catch-up, the checks, the flip), 5 s at most.
+    static let fenceWait: Duration = .seconds(5)
+
+    private func waitOutFence(_ cells: Cells, while fenced: () -> Bool) async throws {
+        guard fenced() else { return }
+        let until = ContinuousClock.now + Self.fenceWait
+        while fenced() {
+            guard ContinuousClock.now < until else { throw DatabaseUnavailable("a tenant is moving to another cell") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private func routedLease<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         // Work of another cell, or a tenant of another cell: that cell's
         // pool, shares and primary.
         if let cells, let cell = LeaseOwner.cell.map({ cells.others[$0]?.database }) ?? LeaseOwner.tenant.flatMap(cells.database(for:)) {

@@ -29,6 +29,26 @@ public enum DatabaseURL {
         public var connection: PostgresConnection.Configuration { hosts[0].connection }
     }
 
+    /// libpq's connection string for `endpoint` (a subscription's, #43):
+    /// every host, its user, database and password, the primary only. It
+    /// holds the password: never printed or logged.
+    public static func conninfo(_ endpoint: Endpoint) -> String {
+        func quoted(_ value: String) -> String {
+            "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        }
+        let pools = endpoint.hosts.map(\.pool)
+        let first = pools[0]
+        var parts = [
+            "host=" + quoted(pools.map { $0.host ?? $0.unixSocketPath ?? "" }.joined(separator: ",")),
+            "port=" + quoted(pools.map { String($0.port ?? 5432) }.joined(separator: ",")),
+            "user=" + quoted(first.username),
+            "target_session_attrs=read-write",
+        ]
+        if let database = first.database { parts.append("dbname=" + quoted(database)) }
+        if let password = first.password { parts.append("password=" + quoted(password)) }
+        return parts.joined(separator: " ")
+    }
+
     public static func configuration(from string: String) throws -> PostgresClient.Configuration {
         try endpoint(from: string).pool
     }

@@ -82,8 +82,12 @@ public struct Roomkeeper: Sendable {
     /// `cell`: another cell's LISTEN (#43), which follows what its tenants'
     /// commits announce; tenant reloads are announced in the first cell only.
     func notifications(dispatcherSignal: OutboxSignal, cell: String?) -> NotificationService {
-        let reloads: [any NotificationFollower] = cell == nil
+        var reloads: [any NotificationFollower] = cell == nil
             ? [TenantReloadFollower(broadcast: reloadBroadcast, tenants: services.tenants, logger: logger)] : []
+        // Moves' fences and flips are announced in the first cell (#43).
+        if cell == nil, services.database.cells != nil {
+            reloads.append(CellDirectoryFollower(database: services.database, instanceID: roster.id, logger: logger))
+        }
         return NotificationService(database: cell.map(services.database.inCell) ?? services.database, followers: reloads + [
             RoomListFollower(cache: services.engine.listCache),
             hub.follower,

@@ -149,6 +149,21 @@ final class RoomGauges: Sendable {
             overdue += late
         }
         registry.makeGauge(name: "roomkeeper_rooms_overdue").set(Double(overdue))
+        // Moves of tenants between cells in progress, by phase, and the
+        // tenants this instance holds fenced now (#43).
+        if let cells = database.cells {
+            registry.makeGauge(name: "roomkeeper_tenants_fenced").set(Double(cells.fenced.count))
+            let moves = try await database.inFirstCell {
+                try await database.query("""
+                    -- cross-tenant: /metrics counts the moves in progress
+                    SELECT phase, count(*)::int FROM tenant_moves GROUP BY phase
+                    """).decode((String, Int).self)
+            }
+            for phase in ["copying", "fenced", "flipped"] {
+                registry.makeGauge(name: "roomkeeper_tenant_moves", labels: [("phase", phase)])
+                    .set(Double(moves.first { $0.0 == phase }?.1 ?? 0))
+            }
+        }
         let current = rooms.merging(outbox) { a, _ in a }
         // A label set that disappeared from the query is zero now, not stale.
         let all = seen.withLock { seen in

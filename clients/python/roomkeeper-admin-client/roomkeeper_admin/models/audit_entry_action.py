@@ -16,6 +16,7 @@ class AuditEntryAction(StrEnum):
     ROOM_EXTEND = "room.extend"
     TENANTS_RELOAD = "tenants.reload"
     TENANT_BAN = "tenant.ban"
+    TENANT_MOVE = "tenant.move"
     TENANT_UNBAN = "tenant.unban"
     WEBHOOK_TEST = "webhook.test"
 

@@ -478,6 +478,7 @@ extension Components {
                 case tenants_reload = "tenants.reload"
                 case key_create = "key.create"
                 case key_revoke = "key.revoke"
+                case tenant_move = "tenant.move"
             }
             /// What was done
             ///
