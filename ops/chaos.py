@@ -42,21 +42,21 @@ def log(message):
     print(f"ops/chaos: {message}", file=sys.stderr, flush=True)
 
 
-def sql(statement):
+def sql(statement, db=None):
     # On standard input, not the command line: the ledger's checks name every
     # acknowledged id, past the kernel's argument limit once a run
     # acknowledges tens of thousands ("Argument list too long", #41).
-    out = subprocess.run([f"{PG_BIN}/psql", DB, "-qtA", "-v", "ON_ERROR_STOP=1"], input=statement,
+    out = subprocess.run([f"{PG_BIN}/psql", db or DB, "-qtA", "-v", "ON_ERROR_STOP=1"], input=statement,
                          check=True, capture_output=True, text=True, timeout=60)
     return out.stdout.strip()
 
 
-def sql_retrying(statement, seconds=60):
+def sql_retrying(statement, seconds=60, db=None):
     """The database may be failing over: ask again until it answers."""
     deadline = time.time() + seconds
     while True:
         try:
-            return sql(statement)
+            return sql(statement, db)
         except subprocess.SubprocessError:
             if time.time() > deadline:
                 raise
@@ -250,11 +250,12 @@ def kill_instance(n=1):
     threading.Thread(target=lambda: (time.sleep(3), restart_instance(n)), daemon=True).start()
 
 
-def primary_node():
-    """(name, port) of the node the monitor says is primary."""
+def primary_node(formation="default"):
+    """(name, port) of the node the monitor says is primary (in `formation`: #43's cells are two)."""
     out = as_postgres(f"{PG_BIN}/psql", "-h", f"{CLUSTER}/socket", "-p", os.environ.get("CLUSTER_PG_PORT", "25400"),
                       "-d", "pg_auto_failover", "-qtA", "-c",
-                      "SELECT nodename, nodeport FROM pgautofailover.node WHERE reportedstate IN ('primary','wait_primary','single') LIMIT 1")
+                      f"SELECT nodename, nodeport FROM pgautofailover.node WHERE formationid = '{formation}' "
+                      "AND reportedstate IN ('primary','wait_primary','single') LIMIT 1")
     name, port = out.stdout.strip().split("|")
     return name, int(port)
 
@@ -269,8 +270,8 @@ def restart_postgres():
         log(f"pg_ctl restart exited {result.returncode} (pg_autoctl may have restarted Postgres first): see .cluster/logs/pg_ctl.log")
 
 
-def perform_failover():
-    result = as_postgres("pg_autoctl", "perform", "failover", "--pgdata", f"{CLUSTER}/monitor", "--wait", "60")
+def perform_failover(formation="default"):
+    result = as_postgres("pg_autoctl", "perform", "failover", "--pgdata", f"{CLUSTER}/monitor", "--formation", formation, "--wait", "60")
     if result.returncode != 0:
         log(f"pg_autoctl perform failover: {result.stderr.strip()[-300:]}")
 
@@ -281,12 +282,13 @@ def kill_primary():
         os.kill(int(f.readline()), signal.SIGKILL)
 
 
-def wait_formation_healthy(seconds=120):
+def wait_formation_healthy(seconds=120, formation="default"):
     deadline = time.time() + seconds
     while time.time() < deadline:
         out = as_postgres(f"{PG_BIN}/psql", "-h", f"{CLUSTER}/socket", "-p", os.environ.get("CLUSTER_PG_PORT", "25400"),
                           "-d", "pg_auto_failover", "-qtA", "-c",
-                          "SELECT count(*) FROM pgautofailover.node WHERE reportedstate = goalstate AND goalstate IN ('primary','secondary')")
+                          f"SELECT count(*) FROM pgautofailover.node WHERE formationid = '{formation}' "
+                          "AND reportedstate = goalstate AND goalstate IN ('primary','secondary')")
         if out.stdout.strip() == "2":
             return True
         time.sleep(1)
@@ -304,10 +306,10 @@ def process_tree(root):
     return pids
 
 
-def primary_processes():
+def primary_processes(formation="default"):
     """(name, pids): the primary's pg_autoctl and everything under it (its
     Postgres and every backend), as one host would hang whole."""
-    name, _ = primary_node()
+    name, _ = primary_node(formation)
     keeper = f"{CLUSTER}/xdg/run/pg_autoctl{CLUSTER}/{name}/pg_autoctl.pid"
     roots = []
     if os.path.exists(keeper):
@@ -346,12 +348,12 @@ class Ledger:
             self.requests.append((started, ok, time.time() - started))
 
 
-def ledger_worker(ledger, stop):
+def ledger_worker(ledger, stop, base=BASE):
     """A guest, its room and a closed seat, again and again; each answered
     write goes in the ledger. Rooms are left open to be checked."""
     while not stop.is_set():
         started = time.time()
-        ok, user = post("/user/get")
+        ok, user = post("/user/get", base=base)
         ledger.note(ok, started)
         if not ok:
             time.sleep(0.05)
@@ -359,7 +361,7 @@ def ledger_worker(ledger, stop):
         with ledger.lock:
             ledger.accounts[user["accid"]] = user["sid"]
         started = time.time()
-        ok, room = post("/room/create", f"sid={user['sid']}&roomName=ledger")
+        ok, room = post("/room/create", f"sid={user['sid']}&roomName=ledger", base=base)
         ledger.note(ok, started)
         if not ok:
             continue
@@ -367,33 +369,33 @@ def ledger_worker(ledger, stop):
             ledger.rooms.append(room["roomId"])
             ledger.owners[room["roomId"]] = user["sid"]
         started = time.time()
-        ok, _ = post("/mic/close", f"sid={user['sid']}&roomId={room['roomId']}&index=1")
+        ok, _ = post("/mic/close", f"sid={user['sid']}&roomId={room['roomId']}&index=1", base=base)
         ledger.note(ok, started)
         if ok:
             with ledger.lock:
                 ledger.seats.append(room["roomId"])
 
 
-def ledger_lost(ledger):
+def ledger_lost(ledger, tenant=TENANT, db=None):
     """What the ledger holds that the primary does not: (accounts, sessions,
-    rooms, seats)."""
+    rooms, seats). `db`: the tenant's cell (#43), the first by default."""
     import hashlib
     accids = list(ledger.accounts)
     lost_accounts = lost_sessions = 0
     for chunk in range(0, len(accids), 500):
         part = accids[chunk:chunk + 500]
         quoted = ",".join(f"'{a}'" for a in part)
-        found = set(sql_retrying(f"SELECT accid FROM accounts WHERE tenant_id = '{TENANT}' AND accid IN ({quoted})").splitlines())
+        found = set(sql_retrying(f"SELECT accid FROM accounts WHERE tenant_id = '{tenant}' AND accid IN ({quoted})", db=db).splitlines())
         lost_accounts += sum(1 for a in part if a not in found)
         hashes = ",".join(f"'{hashlib.sha256(ledger.accounts[a].encode()).hexdigest()}'" for a in part)
-        sessions = int(sql_retrying(f"SELECT count(*) FROM sessions WHERE tenant_id = '{TENANT}' AND token_hash IN ({hashes})"))
+        sessions = int(sql_retrying(f"SELECT count(*) FROM sessions WHERE tenant_id = '{tenant}' AND token_hash IN ({hashes})", db=db))
         lost_sessions += len(part) - sessions
     ids = ",".join(str(r) for r in ledger.rooms) or "0"
     lost_rooms = len(ledger.rooms) - int(sql_retrying(
-        f"SELECT count(*) FROM rooms WHERE tenant_id = '{TENANT}' AND room_id IN ({ids}) AND state = 'open'"))
+        f"SELECT count(*) FROM rooms WHERE tenant_id = '{tenant}' AND room_id IN ({ids}) AND state = 'open'", db=db))
     seats = ",".join(str(r) for r in ledger.seats) or "0"
     lost_seats = len(ledger.seats) - int(sql_retrying(
-        f"SELECT count(*) FROM audio_chatroom_seats WHERE tenant_id = '{TENANT}' AND room_id IN ({seats}) AND seat_index = 1 AND closed"))
+        f"SELECT count(*) FROM audio_chatroom_seats WHERE tenant_id = '{tenant}' AND room_id IN ({seats}) AND seat_index = 1 AND closed", db=db))
     return lost_accounts, lost_sessions, lost_rooms, lost_seats
 
 
@@ -839,12 +841,22 @@ def main():
             ("IM vendor down", lambda: vendor_down(args.vendor_down, 30)),
             ("10000 rooms due", lambda: due_rooms(args.due_rooms, 60)),
         ]
+    import chaos_cells
+    if chaos_cells.cells_ready():
+        # #43: on a cluster of two cells (ops/cluster start --cells 2).
+        runs += [
+            ("tenant moved under load", lambda: chaos_cells.moved_under_load(args.workers)),
+            ("move interrupted", lambda: chaos_cells.move_interrupted(args.workers)),
+            ("a cell's primary frozen", lambda: chaos_cells.cell_frozen(args.workers)),
+        ]
     if args.only:
         runs = [run for run in runs if run[0].startswith(args.only)]
     rows = []
     for _, run in runs:
         if not wait_formation_healthy():
             log("the formation is not healthy before the next fault")
+        if chaos_cells.cells_ready() and not wait_formation_healthy(formation="cell2"):
+            log("cell2's formation is not healthy before the next fault")
         rows.append(run())
     print(table(rows))
     missed = [row["fault"] for row in rows if not row["met"]]

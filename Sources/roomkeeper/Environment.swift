@@ -36,6 +36,25 @@ enum Env {
         return (router, Database(router: router, logger: logger))
     }
 
+    /// Connects to every cell as `user` (its password from PGPASSFILE)
+    /// instead of the URLs' own: `roomkeeper tenants move` needs a role that
+    /// may replicate and subscribe (a superuser in PostgreSQL 15), which
+    /// the instances' own role should not be (ROOMKEEPER_MOVE_USER, #43).
+    static func connectAs(_ user: String?) {
+        guard let user, !user.isEmpty else { return }
+        func swapped(_ url: String) -> String {
+            url.replacingOccurrences(of: #"^(postgres(?:ql)?://)[^@/]*@"#, with: "$1\(user)@", options: .regularExpression)
+        }
+        if let url = values["DATABASE_URL"] { setenv("DATABASE_URL", swapped(url), 1) }
+        if let cells = values["ROOMKEEPER_CELLS"] {
+            let entries = cells.split(separator: ";").map { entry -> String in
+                let parts = entry.split(separator: "=", maxSplits: 1)
+                return parts.count == 2 ? "\(parts[0])=\(swapped(String(parts[1])))" : String(entry)
+            }
+            setenv("ROOMKEEPER_CELLS", entries.joined(separator: ";"), 1)
+        }
+    }
+
     /// The first cell's name (#43): ROOMKEEPER_CELL, "cell1" by default.
     static var homeCell: String { values["ROOMKEEPER_CELL"].flatMap { $0.isEmpty ? nil : $0 } ?? "cell1" }
 

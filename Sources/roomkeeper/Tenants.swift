@@ -72,6 +72,7 @@ struct Tenants: AsyncParsableCommand {
         var rollBack = false
 
         func run() async throws {
+            Env.connectAs(Env.values["ROOMKEEPER_MOVE_USER"])
             var configured = Env.logger("roomkeeper.tenants")
             // The subscription's statement holds the source's password.
             configured.logLevel = max(configured.logLevel, .info)
