@@ -26,7 +26,7 @@ extension PostgresConnection {
     /// (`function`, `file`: the caller's), never by its text or values.
     @discardableResult
     public func run(_ query: PostgresQuery, logger: Logger, function: String = #function, file: String = #fileID) async throws -> QueryRows {
-        StatementTally.add()
+        StatementTally.add(query)
         return try await withSpan(StatementSpan.name(file: file, function: function), ofKind: .client) { span in
             span.attributes["db.system.name"] = "postgresql"
             return try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {

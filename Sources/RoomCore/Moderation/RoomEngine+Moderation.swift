@@ -120,7 +120,8 @@ extension RoomEngine {
     private func insertTenantBan(_ account: AccountID, until: Date?, reason: String, by actor: Actor, in tenant: Tenant) async throws -> Ban {
         let now = clock.now()
         if let until, until <= now { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
-        return try await database.transaction { connection in
+        return try await commit(.transaction) { writes in
+            let connection = writes.connection
             // Joins of the account in flight finish first (they hold its lock
             // shared); later ones wait for this commit and then see the ban.
             try await connection.run("SELECT pg_advisory_xact_lock(\(AccountLock.key(tenant.id, account)))", logger: database.logger)
@@ -128,8 +129,8 @@ extension RoomEngine {
                                                 on: connection, logger: database.logger)
             _ = try await AccountStore.revokeAccess(tenant.id, accid: account, now: now, on: connection, logger: database.logger)
             try await Self.publishTenantWide(.banned, ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
-            try await writes(on: connection).audit(AuditAct(tenantID: tenant.id, action: .tenantBan, target: "account:\(account)",
-                                                            detail: Self.auditDetail(of: ban)), by: actor, now: now)
+            try await writes.audit(AuditAct(tenantID: tenant.id, action: .tenantBan, target: "account:\(account)",
+                                            detail: Self.auditDetail(of: ban)), by: actor, now: now)
             return ban
         }
     }
@@ -164,9 +165,9 @@ extension RoomEngine {
     /// mute) says so, and the room's chatroom readmits or unmutes the account.
     public func lift(_ banID: Int64, by actor: Actor, in tenant: Tenant) async throws -> Ban? {
         let now = clock.now()
-        return try await database.transaction { connection in
+        return try await commit(.transaction) { writes in
+            let connection = writes.connection
             guard let ban = try await BanStore.lift(tenant.id, banID, by: actor, now: now, on: connection, logger: database.logger) else { return nil }
-            let writes = writes(on: connection)
             let muted = ban.kind == .mute
             // The ban's room (a ban outlives its room's close), locked, its
             // version bumped: its timeline is written in commit order (the
@@ -180,7 +181,7 @@ extension RoomEngine {
                     try await writes.enqueue([.im(effect, roomID: room.id)], tenantID: tenant.id, now: now)
                 }
                 if muted, room.isOpen {
-                    try await writes.enqueue(try await mutedHook(ban.accid, mutedBy: nil, room: room, actor: actor, connection: connection, now: now),
+                    try await writes.enqueue(try await mutedHook(ban.accid, mutedBy: nil, room: room, actor: actor, writes: writes, now: now),
                                              tenantID: tenant.id, now: now)
                 }
             } else if ban.roomID == nil {

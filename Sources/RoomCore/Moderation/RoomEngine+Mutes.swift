@@ -12,13 +12,12 @@ extension RoomEngine {
         if let until, until <= now { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
         guard let room = try await store.room(tenant.id, roomID), pluginID == nil || room.pluginID == pluginID else { throw RoomError.notFound }
         guard room.isOpen else { throw RoomError.closed }
-        return try await database.transaction { connection in
+        return try await commit(.transaction) { writes in
             // Locked, its version bumped: a seat change decided on an earlier
             // read decides again, seeing the mute the plugin records.
-            guard let room = try await writes(on: connection).lockRoomBumpingVersion(tenant.id, room.id), room.isOpen else { throw RoomError.closed }
+            guard let room = try await writes.lockRoomBumpingVersion(tenant.id, room.id), room.isOpen else { throw RoomError.closed }
             let mute = try await BanStore.insert(tenant.id, kind: .mute, accid: account, roomID: room.id, reason: reason, expiresAt: until,
-                                                 by: actor, now: now, on: connection, logger: database.logger)
-            let writes = writes(on: connection)
+                                                 by: actor, now: now, on: writes.connection, logger: database.logger)
             var detail = ["account": account, "reason": reason, "mute": String(mute.id)]
             if let until { detail["until"] = ISO8601DateFormatter().string(from: until) }
             try await writes.event(room, kind: .muted, actor: actor, detail: detail, at: now)
@@ -29,15 +28,15 @@ extension RoomEngine {
             }
             try await writes.audit(AuditAct(tenantID: tenant.id, action: .memberMute, target: "room:\(room.id)/account:\(account)",
                                             detail: Self.auditDetail(of: mute)), by: actor, now: now)
-            try await writes.enqueue(try await mutedHook(account, mutedBy: actor, room: room, actor: actor, connection: connection, now: now),
+            try await writes.enqueue(try await mutedHook(account, mutedBy: actor, room: room, actor: actor, writes: writes, now: now),
                                      tenantID: tenant.id, now: now)
             return mute
         }
     }
 
     /// The plugin's `memberMuted` on this transaction.
-    func mutedHook(_ account: AccountID, mutedBy: Actor?, room: Room, actor: Actor, connection: PostgresConnection, now: Date) async throws -> [OutboxMessage] {
-        let parts = HookParts(connection: connection, tenantID: room.tenantID, now: now, actor: actor, logger: database.logger)
+    func mutedHook(_ account: AccountID, mutedBy: Actor?, room: Room, actor: Actor, writes: RoomWrites, now: Date) async throws -> [OutboxMessage] {
+        let parts = HookParts(writes: writes, tenantID: room.tenantID, now: now, actor: actor, logger: database.logger)
         return try await plugin(room.tenantID, room.pluginID).muted(account, mutedBy, room, parts)
     }
 

@@ -12,7 +12,8 @@ extension RoomEngine {
     /// transaction as its outbox entry). Returns how many bans it handled.
     public func readmitDue(limit: Int, tenants scope: TenantScope = nil) async throws -> Int {
         let now = clock.now()
-        return try await database.transaction { connection in
+        return try await commit(.transaction) { writes in
+            let connection = writes.connection
             let ended = try await connection.run("""
                 -- cross-tenant: the sweeper readmits the ended bans of the tenants it serves
                 UPDATE bans SET readmitted_at = \(now) WHERE ctid IN (
@@ -24,7 +25,6 @@ extension RoomEngine {
                 """, logger: database.logger).collect()
             let bans = try ended.map { try $0.decode((TenantID, RoomID, AccountID).self) }
             guard !bans.isEmpty else { return 0 }
-            let writes = writes(on: connection)
             for (tenantID, group) in Dictionary(grouping: bans, by: \.0) {
                 let rooms = try await connection.run("""
                     SELECT room_id, im_chatroom_id, owner FROM rooms

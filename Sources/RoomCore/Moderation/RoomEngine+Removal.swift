@@ -34,11 +34,13 @@ extension RoomEngine {
             let hadJoined = read.joined.contains(account)
             let snapshot = RoomLifecycle.Snapshot(room: room, joinedCount: read.joinedCount, memberStatus: hadJoined ? .joined : nil)
             _ = try RoomLifecycle.decide(.ban(account, by: actor), on: snapshot, now: now).get()
-            if try await writeRemoval(removal.rows, read: read, of: room, account: account, hadJoined: hadJoined, reason: reason,
-                                      by: actor, in: tenant, audited: audited, now: now) {
-                committed([RoomCommitted(RoomEventKind.kicked.stored, [room])])
-                return .removed(room)
+            let removed = try await commitStatement { statement in
+                let removed = try await writeRemoval(removal.rows, read: read, of: room, account: account, hadJoined: hadJoined, reason: reason,
+                                                     by: actor, in: tenant, audited: audited, now: now, on: statement)
+                if removed { statement.ledger.record(RoomEventKind.kicked.stored, [room]) }
+                return removed
             }
+            if removed { return .removed(room) }
             database.logger.debug("a room changed between its read and a kick's write; deciding again", metadata: ["room": "\(roomID)"])
         }
         throw DatabaseUnavailable("the room is changing too often at once; try again")
@@ -54,7 +56,8 @@ extension RoomEngine {
     }
 
     private func writeRemoval<Rows: MemberRemovalRows>(_ rows: Rows, read: ChangeRead, of room: Room, account: AccountID, hadJoined: Bool,
-                                                       reason: String, by actor: Actor, in tenant: Tenant, audited: Bool, now: Date) async throws -> Bool {
+                                                       reason: String, by actor: Actor, in tenant: Tenant, audited: Bool, now: Date,
+                                                       on statement: RoomStatement) async throws -> Bool {
         let leaver = MemberRemoval.Leaver(account: account, room: room, actor: actor, hadJoined: hadJoined)
         let change = rows.decide(leaver, try read.rows(of: rows.table))
         let detail = ["account": account, "reason": reason, "wasMember": String(hadJoined)]
@@ -66,7 +69,7 @@ extension RoomEngine {
         let audit = !audited ? nil : AuditRow(AuditAct(tenantID: tenant.id, action: .memberKick, target: "room:\(room.id)/account:\(account)",
                                       outcome: hadJoined ? "removed" : "not a member", detail: detail),
                              by: actor, keep: tenant.retention.audit, now: now)
-        let statement = try await database.query("""
+        let written = try await statement.run("""
             WITH v AS (
                 UPDATE rooms SET version = version + 1, joined_count = joined_count - \(hadJoined ? 1 : 0)
                 WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND version = \(read.version) AND state = 'open'
@@ -81,10 +84,10 @@ extension RoomEngine {
                 \(outboxInsert: outbox, at: now, onlyIf: "v")
             )\(auditCTE: audit, onlyIf: "v")\(chatroomEffects: inStatement, onlyIf: "v", at: now)
             SELECT count(*)::int\(chatroomEffectsApplied: inStatement) FROM v
-            """)
-        guard let (written, applied) = try statement.decode((Int, Int).self).first else { return false }
+            """, writing: [room], listed: hadJoined)
+        guard let (count, applied) = try written.decode((Int, Int).self).first else { return false }
         if applied > 0 { inStatement?.countApplied() }
-        return written == 1
+        return count == 1
     }
 }
 

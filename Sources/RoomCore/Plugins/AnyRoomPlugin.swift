@@ -42,11 +42,14 @@ public struct AnyRoomPlugin: Sendable {
 
 /// The parts of a hook call that are not settings.
 struct HookParts {
-    let connection: PostgresConnection
+    /// The commit's writes: a hook's engine writes (a deadline) tell its ledger.
+    let writes: RoomWrites
     let tenantID: TenantID
     let now: Date
     let actor: Actor
     let logger: Logger
+
+    var connection: PostgresConnection { writes.connection }
 }
 
 /// A plugin bound to one tenant's settings. The closures capture the typed
@@ -82,12 +85,12 @@ public struct BoundPlugin: Sendable {
     init<Plugin: RoomPlugin>(_ plugin: Plugin, settings: Plugin.Settings) {
         let tables = Set(plugin.tables)
         @Sendable func hook(_ parts: HookParts) -> HookContext<Plugin.Settings> {
-            let connection = UncheckedSendableBox(parts.connection)
+            let writes = parts.writes
             return HookContext(tables: PostgresTableRunner.transaction(parts.connection, tenantID: parts.tenantID, tables: tables, logger: parts.logger),
                                tenantID: parts.tenantID, settings: settings, now: parts.now, actor: parts.actor, logger: parts.logger,
                                setDeadline: { roomID, expiry, reason in
-                                   try await RoomDeadline.write(roomID, to: expiry, reason: reason, tenantID: parts.tenantID, now: parts.now,
-                                                                actor: parts.actor, connection: connection.value, logger: parts.logger)
+                                   try await writes.setDeadline(roomID, to: expiry, reason: reason, tenantID: parts.tenantID, now: parts.now,
+                                                                      actor: parts.actor)
                                })
         }
         id = plugin.id

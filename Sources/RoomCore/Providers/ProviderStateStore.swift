@@ -17,38 +17,31 @@ public struct ProviderStateStore: Sendable {
     public static let receiptRetention: TimeInterval = 7 * 86_400
 
     /// Records a callback's events and runs the hooks of the tenant's plugins
-    /// on them, in one transaction; true when outbox work was queued.
-    /// `receipt` (a digest of what the vendor signed) is remembered in the
-    /// same transaction: the same callback again throws `Replayed` and
-    /// changes nothing.
-    @discardableResult
-    public func apply(_ events: [ProviderEvent], tenant: Tenant, provider: String, receipt: String, now: Date) async throws -> Bool {
+    /// on them, on the commit's transaction (`RoomEngine.applyProviderEvents`:
+    /// a hook may write its rooms, a headset's deadline); true when outbox
+    /// work was queued. `receipt` (a digest of what the vendor signed) is
+    /// remembered in the same transaction: the same callback again throws
+    /// `Replayed` and changes nothing.
+    func apply(_ events: [ProviderEvent], tenant: Tenant, provider: String, receipt: String, now: Date, writes: RoomWrites) async throws -> Bool {
         let tenantID = tenant.id
-        return try await database.transaction { connection in
-            let fresh = try await connection.run("""
-                INSERT INTO provider_callback_receipts (tenant_id, provider, digest, received_at)
-                VALUES (\(tenantID), \(provider), \(receipt), \(now)) ON CONFLICT DO NOTHING RETURNING 1
-                """, logger: database.logger).collect()
-            guard !fresh.isEmpty else { throw Replayed() }
-            // Old receipts go in small batches, as callbacks arrive.
-            try await connection.run("""
-                -- cross-tenant: retention purges every tenant, in batches
-                DELETE FROM provider_callback_receipts WHERE ctid IN (
-                    SELECT ctid FROM provider_callback_receipts
-                    WHERE received_at < \(now.addingTimeInterval(-Self.receiptRetention)) LIMIT 100)
-                """, logger: database.logger)
-            return try await record(events, tenant: tenant, provider: provider, now: now, on: connection)
-        }
-    }
-
-    /// The events and the plugins' hooks on them; true when outbox work was queued.
-    private func record(_ events: [ProviderEvent], tenant: Tenant, provider: String, now: Date, on connection: PostgresConnection) async throws -> Bool {
-        let tenantID = tenant.id
+        let connection = writes.connection
+        let fresh = try await connection.run("""
+            INSERT INTO provider_callback_receipts (tenant_id, provider, digest, received_at)
+            VALUES (\(tenantID), \(provider), \(receipt), \(now)) ON CONFLICT DO NOTHING RETURNING 1
+            """, logger: database.logger).collect()
+        guard !fresh.isEmpty else { throw Replayed() }
+        // Old receipts go in small batches, as callbacks arrive.
+        try await connection.run("""
+            -- cross-tenant: retention purges every tenant, in batches
+            DELETE FROM provider_callback_receipts WHERE ctid IN (
+                SELECT ctid FROM provider_callback_receipts
+                WHERE received_at < \(now.addingTimeInterval(-Self.receiptRetention)) LIMIT 100)
+            """, logger: database.logger)
         var messages: [OutboxMessage] = []
         for event in events {
             try await record(event, tenantID: tenantID, provider: provider, now: now, on: connection)
             for enabled in tenant.plugins.values.sorted(by: { $0.plugin.id < $1.plugin.id }) {
-                let parts = HookParts(connection: connection, tenantID: tenantID, now: now, actor: .system, logger: database.logger)
+                let parts = HookParts(writes: writes, tenantID: tenantID, now: now, actor: .system, logger: database.logger)
                 messages += try await enabled.plugin.providerEvent(event, parts)
             }
         }

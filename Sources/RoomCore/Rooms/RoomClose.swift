@@ -67,8 +67,8 @@ struct RoomClose {
     /// version moved and write nothing (`RoomEngine.change` does the same).
     /// With `caller`: and only while that guessed session is live and its
     /// account not banned from the room (what the read would have checked).
-    func closeGuarded(version: Int64, caller: SessionGuess? = nil, on database: Database) async throws -> Bool {
-        let rows = try await database.query(guardedQuery(version: version, caller: caller)).decode((Int, Int).self)
+    func closeGuarded(version: Int64, caller: SessionGuess? = nil, on statement: RoomStatement) async throws -> Bool {
+        let rows = try await statement.run(guardedQuery(version: version, caller: caller), writing: rooms, listed: true).decode((Int, Int).self)
         guard let (closed, applied) = rows.first else { return false }
         // Counted once the commit is known (`database.query` confirms it).
         if applied > 0 { chatroomEffects?.countApplied() }

@@ -3,35 +3,19 @@ import Metrics
 /// What a committed room write changed (#28, item 5): its rooms and the
 /// transition each took. `RoomEngine.committed` is the one epilogue every
 /// room write runs after its commit (never before: a rolled-back sweep
-/// counted its closes before).
+/// counted its closes before), from its `RoomLedger` (`RoomEngine.commit`).
 struct RoomCommitted: Sendable {
-    /// The transition's name (`created`, `joined`, `dissolved`, `released`…).
-    let transition: String
+    /// The transition's name (`created`, `joined`, `dissolved`, `released`…);
+    /// nil for rooms written without one (a plugin's attributes, a version bumped).
+    let transition: String?
     let rooms: [Room]
+    /// Whether the rooms' lists show what changed.
+    let listed: Bool
 
-    init(_ transition: String, _ rooms: [Room]) {
+    init(_ transition: String?, _ rooms: [Room], listed: Bool = true) {
         self.transition = transition
         self.rooms = rooms
-    }
-}
-
-extension RoomEngine {
-    /// After a commit: every list the write touched and every room it
-    /// changed (`RecentRooms`) are forgotten on this instance (the others hear the rooms trigger's NOTIFY), and each
-    /// transition is counted under one label scheme, `kind` the transition
-    /// and `plugin` the room's own plugin (the caller's, "admin" and
-    /// "sweeper" were mixed in before).
-    func committed(_ changes: [RoomCommitted]) {
-        var lists = Set<RoomListCache.Key>()
-        for change in changes where !change.rooms.isEmpty {
-            for (plugin, rooms) in Dictionary(grouping: change.rooms, by: \.pluginID) {
-                Self.transitions.increment(kind: change.transition, plugin: plugin, by: rooms.count)
-            }
-            lists.formUnion(change.rooms.map { RoomListCache.Key(tenantID: $0.tenantID, pluginID: $0.pluginID) })
-        }
-        for list in lists { listCache.forget(list.tenantID, list.pluginID) }
-        // Their versions moved: a dissolve guessing from them would only miss.
-        for change in changes { recentRooms.forget(change.rooms) }
+        self.listed = listed
     }
 }
 

@@ -167,7 +167,8 @@ extension RoomEngine {
         let inStatement = ChatroomEffectsInStatement.take(from: &effects, room: room, chatrooms: tenant?.chatroomsInRoomDatabase, now: now)
         var outbox = OutboxRows()
         outbox.add(effects, tenantID: room.tenantID, webhooks: tenant?.webhooks ?? [], now: now)
-        let rows = try await database.query("""
+        // Only the plugin's rows and the version change: no list shows them.
+        let rows = try await commitStatement { statement in try await statement.run("""
             WITH v AS (
                 UPDATE rooms SET version = version + 1
                 WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND version = \(version) AND state = 'open'
@@ -178,7 +179,7 @@ extension RoomEngine {
                 \(outboxInsert: outbox, at: now, onlyIf: "v")
             )\(chatroomEffects: inStatement, onlyIf: "v", at: now)
             SELECT count(*)::int\(chatroomEffectsApplied: inStatement) FROM v
-            """)
+            """, writing: [room], listed: false) }
         guard let (written, applied) = try rows.decode((Int, Int).self).first else { return false }
         if applied > 0 { inStatement?.countApplied() }
         return written == 1

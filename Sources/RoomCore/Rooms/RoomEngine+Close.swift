@@ -10,13 +10,13 @@ extension RoomEngine {
     /// the engine's own close of their IM chatrooms. Returns whether any side
     /// effect was queued.
     @discardableResult
-    func closeRooms(_ rooms: [Room], reason: CloseReason, actor: Actor, connection: PostgresConnection, now: Date) async throws -> Bool {
+    func closeRooms(_ rooms: [Room], reason: CloseReason, actor: Actor, writes: RoomWrites, now: Date) async throws -> Bool {
         guard !rooms.isEmpty else { return false }
         let effects = try await closeEffects(rooms, reason: reason, actor: actor, now: now) { plugin, group in
-            let parts = HookParts(connection: connection, tenantID: group[0].tenantID, now: now, actor: actor, logger: database.logger)
+            let parts = HookParts(writes: writes, tenantID: group[0].tenantID, now: now, actor: actor, logger: database.logger)
             return try await plugin.closing(group, reason, parts)
         }
-        return try await writes(on: connection).close(rooms, reason: reason, actor: actor, now: now, effects: effects)
+        return try await writes.close(rooms, reason: reason, actor: actor, now: now, effects: effects)
     }
 
     /// Each tenant's side effects of closing `rooms`: per plugin, its closing

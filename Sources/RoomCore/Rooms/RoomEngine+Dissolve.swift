@@ -56,12 +56,16 @@ extension RoomEngine {
         let close = RoomClose(rooms: [room], reason: reason, actor: actor, now: now, effects: effects,
                               webhooks: { [tenants] in tenants($0)?.webhooks ?? [] }, chatrooms: tenant.chatroomsInRoomDatabase)
         let guess = SessionGuess(tokenHash: key.tokenHash, pluginID: pluginID, accid: account.accid)
-        guard try await close.closeGuarded(version: seen.version, caller: guess, on: database) else {
+        let closed = try await commitStatement { statement in
+            let closed = try await close.closeGuarded(version: seen.version, caller: guess, on: statement)
+            if closed { statement.ledger.record(Self.name(of: decision), [room]) }
+            return closed
+        }
+        guard closed else {
             recentRooms.forget([room])
             sessions.forget(key)
             return nil
         }
-        committed([RoomCommitted(Self.name(of: decision), [room])])
         return Self.room(room, after: decision, now: now)
     }
 
@@ -90,10 +94,12 @@ extension RoomEngine {
             let effects = try await closeEffects([room], reason: reason, actor: actor, now: now) { _, _ in [] }
             let close = RoomClose(rooms: [room], reason: reason, actor: actor, now: now, effects: effects,
                                   webhooks: { [tenants] in tenants($0)?.webhooks ?? [] }, chatrooms: tenant.chatroomsInRoomDatabase)
-            if try await close.closeGuarded(version: read.version, on: database) {
-                committed([RoomCommitted(Self.name(of: decision), [room])])
-                return Self.room(room, after: decision, now: now)
+            let closed = try await commitStatement { statement in
+                let closed = try await close.closeGuarded(version: read.version, on: statement)
+                if closed { statement.ledger.record(Self.name(of: decision), [room]) }
+                return closed
             }
+            if closed { return Self.room(room, after: decision, now: now) }
             database.logger.debug("a room changed between its read and its dissolve; deciding again", metadata: ["room": "\(roomID)"])
         }
         throw DatabaseUnavailable("the room is changing too often at once; try again")

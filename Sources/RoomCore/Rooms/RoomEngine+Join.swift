@@ -45,8 +45,7 @@ extension RoomEngine {
     func joinBatch(_ requests: [RoomJoinQueue.Request], roomID: RoomID, in tenant: Tenant) async throws -> [RoomJoinQueue.Outcome] {
         let now = clock.now()
         let (outcomes, written): ([RoomJoinQueue.Outcome], (room: Room, joins: Int, applied: ChatroomEffectsInStatement?)?) =
-            try await writeQueue.run(.init(tenant: tenant.id, room: roomID), on: database) { connection in
-                let writes = writes(on: connection)
+            try await commit(.queued(.init(tenant: tenant.id, room: roomID))) { writes in
                 guard let locked = try await writes.lockForJoins(tenant.id, roomID, accounts: requests.map(\.account), now: now) else {
                     return (requests.map { _ in .failure(RoomError.notFound) }, nil)
                 }
@@ -83,16 +82,13 @@ extension RoomEngine {
                 for join in admitted {
                     let detail = ["role": join.role, "account": join.account]
                     effects += writes.engineEventDeliveries([room], kind: .joined, actor: .account(join.account), detail: detail, at: now)
-                    let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: .account(join.account), logger: database.logger)
+                    let parts = HookParts(writes: writes, tenantID: tenant.id, now: now, actor: .account(join.account), logger: database.logger)
                     effects += try await plugin.joined(join.account, join.before, parts)
                 }
                 let applied = try await writes.enqueue(effects, on: room, chatrooms: tenant.chatroomsInRoomDatabase, now: now)
                 return (outcomes, (room, admitted.count, applied))
             }
-        if let written {
-            written.applied?.countApplied()
-            committed([RoomCommitted("joined", Array(repeating: written.room, count: written.joins))])
-        }
+        written?.applied?.countApplied()
         return outcomes
     }
 }

@@ -15,7 +15,9 @@ extension RoomEngine {
     ) async throws -> Result {
         guard tables.contains(table.name) else { throw TableStatementRefused(reason: "\(table.name) is not one of the plugin's tables") }
         let logger = database.logger
-        return try await database.transaction { connection in
+        // Only the plugin's rows change: through the commit all the same.
+        return try await commit(.transaction) { writes in
+            let connection = writes.connection
             // The lock in a statement of its own: what is read after it sees
             // every move committed before (a statement that waited for a row
             // lock under READ COMMITTED re-reads that row, not what it joins).

@@ -17,13 +17,13 @@ extension RoomEngine {
         _ body: (RoomTransaction) async throws -> Result
     ) async throws -> Result {
         let now = clock.now()
-        return try await writeQueue.run(.init(tenant: tenant.id, room: roomID), on: database) { connection in
-            let writes = writes(on: connection)
+        return try await commit(.queued(.init(tenant: tenant.id, room: roomID))) { writes in
+            let connection = writes.connection
             guard let room = try await writes.lockRoomBumpingVersion(tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
             let transaction = RoomTransaction(
                 room: room, tables: PostgresTableRunner.transaction(connection, tenantID: room.tenantID, tables: tables, logger: database.logger),
-                now: now, logger: database.logger, writes: LockedRoomWrites(connection: connection, logger: database.logger))
+                now: now, logger: database.logger, writes: LockedRoomWrites(writes: writes))
             let result = try await body(transaction)
             try await writes.enqueue(transaction.effects, tenantID: tenant.id, now: now)
             return result
@@ -46,14 +46,13 @@ extension RoomEngine {
 
 /// A `RoomTransaction`'s reads and writes of the locked room, on its connection.
 struct LockedRoomWrites: RoomTransactionWrites {
-    let connection: PostgresConnection
-    let logger: Logger
+    let writes: RoomWrites
 
     func joined(_ room: Room, among accounts: [AccountID]) async throws -> Set<AccountID> {
-        try await RoomWrites(connection: connection, logger: logger).joined(room, among: accounts)
+        try await writes.joined(room, among: accounts)
     }
 
     func mergeAttributes(_ room: Room, patch: [String: JSONValue]) async throws {
-        try await RoomWrites(connection: connection, logger: logger).mergeAttributes(room, patch: JSONValue.object(patch).jsonText)
+        try await writes.mergeAttributes(room, patch: JSONValue.object(patch).jsonText)
     }
 }

@@ -32,10 +32,9 @@ extension RoomEngine {
         // A batch of a thousand rooms is background work: it may take
         // longer than the pool's limit for a client's statement (60 s, and
         // the client's own deadline just past it).
-        let changes = try await DatabaseDeadline.$statementSeconds.withValue(62) {
-            try await database.transaction { connection -> [RoomCommitted] in
-                try await connection.run("SET LOCAL statement_timeout = '60s'", logger: database.logger)
-                let writes = writes(on: connection)
+        try await DatabaseDeadline.$statementSeconds.withValue(62) {
+            try await commit(.transaction) { writes -> Int in
+                try await writes.connection.run("SET LOCAL statement_timeout = '60s'", logger: database.logger)
                 var closing: [CloseReason: [Room]] = [:]
                 var released: [Room] = []
                 for room in try await claim(writes) {
@@ -49,13 +48,13 @@ extension RoomEngine {
                 try await writes.events(released, kind: .reservationLapsed, actor: .system, detail: ["action": "release"], at: now)
                 try await writes.events(closing[.lapsed] ?? [], kind: .reservationLapsed, actor: .system, detail: ["action": "close"], at: now)
                 for (reason, rooms) in closing.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                    try await self.closeRooms(rooms, reason: reason, actor: .system, connection: connection, now: now)
+                    try await self.closeRooms(rooms, reason: reason, actor: .system, writes: writes, now: now)
+                    writes.ledger.record(reason.rawValue, rooms)
                 }
-                return [RoomCommitted("released", released)] + closing.map { RoomCommitted($0.key.rawValue, $0.value) }
+                writes.ledger.record("released", released)
+                return released.count + closing.values.map(\.count).reduce(0, +)
             }
         }
-        committed(changes)
-        return changes.map(\.rooms.count).reduce(0, +)
     }
 }
 

@@ -45,12 +45,6 @@ public struct RoomEngine: Sendable {
 
     public var store: RoomStore { RoomStore(database: database) }
 
-    /// The transition SQL on `connection`, publishing to each tenant's webhooks.
-    func writes(on connection: PostgresConnection) -> RoomWrites {
-        RoomWrites(connection: connection, logger: database.logger, webhooks: { [tenants] in tenants($0)?.webhooks ?? [] },
-                   auditRetention: { [tenants] in tenants($0)?.retention.audit ?? RetentionPolicy().audit })
-    }
-
     // MARK: create
 
     /// Creates a room on every path (client route or admin API): the plugin
@@ -132,20 +126,25 @@ public struct RoomEngine: Sendable {
             var bornVersion: Int64?
             if oneStatement {
                 // No row: the guess was wrong, or the owner is banned from the tenant.
-                guard let born = try await database.query(birth.query).first else {
+                let born: PostgresRow? = try await commitStatement { statement in
+                    guard let born = try await statement.run(birth.query, writing: [], listed: true).first else { return nil }
+                    statement.ledger.record("created", [try RoomRows.decode(born)])
+                    return born
+                }
+                guard let born else {
                     if check != nil { return nil }
                     throw RoomError.banned
                 }
                 room = try RoomRows.decode(born)
                 bornVersion = try born.makeRandomAccess()[17].decode(Int64.self)
             } else {
-                room = try await database.transaction { connection in
-                    let writes = writes(on: connection)
+                room = try await commit(.transaction) { writes in
                     try await writes.checkRoomLimits(tenant.id, pluginID: spec.pluginID, owner: spec.owner, policy: enabled.policy, now: now)
-                    guard let born = try await connection.run(birth.query, logger: database.logger).collect().first else { throw RoomError.banned }
+                    guard let born = try await writes.connection.run(birth.query, logger: database.logger).collect().first else { throw RoomError.banned }
                     let room = try RoomRows.decode(born)
+                    writes.ledger.record("created", [room])
                     if firstRows == nil {
-                        let parts = HookParts(connection: connection, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
+                        let parts = HookParts(writes: writes, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
                         try await writes.enqueue(try await creation.created(room, parts), tenantID: tenant.id, now: now)
                     }
                     if actor == .admin {
@@ -155,7 +154,6 @@ public struct RoomEngine: Sendable {
                     return room
                 }
             }
-            committed([RoomCommitted("created", [room])])
             if let bornVersion { recentRooms.remember(room, version: bornVersion, joinedCount: spec.ownerJoins ? 1 : 0) }
             return room
         } catch {
@@ -233,7 +231,7 @@ public struct RoomEngine: Sendable {
         if actor != .admin, let closed = try await dissolveUnlocked(roomID, by: .actor(actor), in: tenant, pluginID: pluginID) { return closed }
         return try await transition(roomID, in: tenant, pluginID: pluginID, account: nil, .dissolve(by: actor)) { writes, room, _, hook in
             // The close writes its side effects itself, in its own statement.
-            try await self.closeRooms([room], reason: .dissolved, actor: actor, connection: writes.connection, now: hook.now)
+            try await self.closeRooms([room], reason: .dissolved, actor: actor, writes: writes, now: hook.now)
             if actor == .admin {
                 try await writes.audit(AuditAct(tenantID: tenant.id, action: .roomDissolve, target: "room:\(room.id)"), by: actor, now: hook.now)
             }
@@ -275,19 +273,19 @@ public struct RoomEngine: Sendable {
         apply: (RoomWrites, Room, RoomLifecycle.Transition, Hook) async throws -> [OutboxMessage]
     ) async throws -> Room {
         let now = clock.now()
-        let (kind, room): (String, Room) = try await writeQueue.run(.init(tenant: tenant.id, room: roomID), on: database) { connection in
-            let writes = writes(on: connection)
+        return try await commit(.queued(.init(tenant: tenant.id, room: roomID))) { writes in
             guard let snapshot = try await writes.lockSnapshot(tenant.id, roomID, account: account, now: now),
                   pluginID == nil || snapshot.room.pluginID == pluginID else { throw RoomError.notFound }
             let decision = try RoomLifecycle.decide(command, on: snapshot, now: now).get()
-            let parts = HookParts(connection: connection, tenantID: snapshot.room.tenantID, now: now, actor: actor ?? Self.actor(of: command), logger: database.logger)
+            let parts = HookParts(writes: writes, tenantID: snapshot.room.tenantID, now: now, actor: actor ?? Self.actor(of: command), logger: database.logger)
             let hook = Hook(plugin: try plugin(snapshot.room.tenantID, snapshot.room.pluginID), parts: parts, snapshot: snapshot)
             let messages = try await apply(writes, snapshot.room, decision, hook)
             try await writes.enqueue(messages, tenantID: tenant.id, now: now)
-            return (counted?.stored ?? Self.name(of: decision), Self.room(snapshot.room, after: decision, now: now))
+            let room = Self.room(snapshot.room, after: decision, now: now)
+            let kind = counted?.stored ?? Self.name(of: decision)
+            if kind != "none" { writes.ledger.record(kind, [room]) }
+            return room
         }
-        if kind != "none" { committed([RoomCommitted(kind, [room])]) }
-        return room
     }
 
     /// The room as a transition leaves it (what the writes above stored), so

@@ -2,16 +2,9 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// The SQL of each transition, run on the engine's open transaction.
-struct RoomWrites {
-    let connection: PostgresConnection
-    let logger: Logger
-    /// Each tenant's webhook endpoints: the engine's events reach them
-    /// through the outbox, in the transaction that writes the event.
-    var webhooks: @Sendable (TenantID) -> [WebhookEndpoint] = { _ in [] }
-    /// How long each tenant keeps its audit rows (`[retention] audit`).
-    var auditRetention: @Sendable (TenantID) -> TimeInterval = { _ in RetentionPolicy().audit }
-
+/// The SQL of each transition, run on the engine's open transaction
+/// (`RoomEngine.commit`). Each write of a room tells the commit's ledger.
+extension RoomWrites {
     /// The room row locked for this transaction, with what the lifecycle
     /// needs. The lock is taken in a statement of its own: under READ
     /// COMMITTED a statement that waited for the lock re-reads the locked row
@@ -43,7 +36,9 @@ struct RoomWrites {
             UPDATE rooms SET version = version + 1 WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
             RETURNING \(unescaped: RoomRows.columns)
             """, logger: logger).collect()
-        return try rows.first.map(RoomRows.decode)
+        let room = try rows.first.map(RoomRows.decode)
+        ledger.touch(room.map { [$0] } ?? [], listed: false)
+        return room
     }
 
     /// With `account`, the statement also takes that account's lock, shared
@@ -76,6 +71,8 @@ struct RoomWrites {
             UPDATE rooms SET attributes = attributes || \(patch)::jsonb, version = version + 1
             WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
             """, logger: logger)
+        // A list shows the attributes (SealMic's `bgId`).
+        ledger.touch([room], listed: true)
     }
 
     /// Refuses a create beyond the policy's live rooms of the plugin in the
@@ -149,9 +146,11 @@ struct RoomWrites {
             FROM unnest(\(joined.map { Actor.account($0.account).description })::text[], \(details)::text[]) WITH ORDINALITY AS u(a, d, n)
             ORDER BY n
             """, logger: logger)
+        ledger.record("joined", Array(repeating: room, count: joined.count))
     }
 
     func removeMember(_ room: Room, _ account: AccountID, status: MemberStatus, wasJoined: Bool, now: Date) async throws {
+        ledger.touch([room], listed: wasJoined)
         try await connection.run("""
             INSERT INTO room_members (tenant_id, room_id, accid, status, joined_at, updated_at)
             VALUES (\(room.tenantID), \(room.id), \(account), \(status.rawValue), \(now), \(now))
@@ -172,6 +171,7 @@ struct RoomWrites {
     func close(_ rooms: [Room], reason: CloseReason, actor: Actor, now: Date, effects: [(tenantID: TenantID, messages: [OutboxMessage])]) async throws -> Bool {
         let close = RoomClose(rooms: rooms, reason: reason, actor: actor, now: now, effects: effects, webhooks: webhooks)
         try await connection.run(close.lockedQuery, logger: logger)
+        ledger.touch(rooms, listed: true)
         try await close.outbox.writeTimeline(at: now, on: connection, logger: logger)
         return !close.outbox.isEmpty
     }
@@ -184,6 +184,7 @@ struct RoomWrites {
             FROM unnest(\(rooms.map(\.tenantID))::text[], \(rooms.map(\.id))::bigint[]) AS u(t, id)
             WHERE r.tenant_id = u.t AND r.room_id = u.id
             """, logger: logger)
+        ledger.touch(rooms, listed: true)
     }
 
     func reserve(_ room: Room, _ reservation: Reservation) async throws {
@@ -192,6 +193,7 @@ struct RoomWrites {
                    reservation_claimed_at = NULL, lapse_action = \(reservation.onLapse.rawValue), version = version + 1
             WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
             """, logger: logger)
+        ledger.touch([room], listed: true)
     }
 
     func extend(_ room: Room, to expiry: Date) async throws {
@@ -199,6 +201,7 @@ struct RoomWrites {
             UPDATE rooms SET expires_at = \(expiry), version = version + 1
             WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
             """, logger: logger)
+        ledger.touch([room], listed: true)
     }
 
     func event(_ room: Room, kind: RoomEventKind, actor: Actor, detail: [String: String] = [:], at: Date) async throws {

@@ -59,8 +59,8 @@ struct ProviderCallbackRoutes: Sendable {
                 }
                 do {
                     // What it queued wakes every dispatcher through the outbox's trigger.
-                    _ = try await ProviderStateStore(database: services.database).apply(
-                        confirmed, tenant: tenant, provider: provider, receipt: Self.receipt(callback, provider: provider), now: services.clock.now())
+                    try await services.engine.applyProviderEvents(confirmed, tenant: tenant, provider: provider,
+                                                                  receipt: Self.receipt(callback, provider: provider))
                 } catch is ProviderStateStore.Replayed {
                     context.logger.warning("provider callback replayed", metadata: ["tenant": "\(tenantID)", "provider": "\(provider)"])
                     throw Problem(.conflict, code: "callback_replayed", detail: "this callback was received before; it changes nothing again")
