@@ -228,14 +228,22 @@ struct CheckContext {
 
     /// The `closed` events of the room's chatroom in the local IM.
     func closedEvents(_ roomID: RoomID) async throws -> Int {
-        try await world.server.services.database.query("""
-            SELECT count(*)::int FROM im_events WHERE tenant_id = \(world.tenantIDs[0]) AND chatroom_id = \(String(roomID)) AND kind = 'closed'
-            """).decode(Int.self).first ?? 0
+        // Read in the tenant's cell, as its requests are.
+        try await LeaseOwner.$tenant.withValue(world.tenantIDs[0]) {
+            try await world.server.services.database.query("""
+                SELECT count(*)::int FROM im_events WHERE tenant_id = \(world.tenantIDs[0]) AND chatroom_id = \(String(roomID)) AND kind = 'closed'
+                """).decode(Int.self).first ?? 0
+        }
     }
 
     /// Waits (up to 10 s) until none of the room's outbox entries is pending;
     /// returns what was delivered, in delivery order.
     func delivered(_ roomID: RoomID) async throws -> [OutboxEntry] {
+        // Read in the tenant's cell, as its requests are.
+        try await LeaseOwner.$tenant.withValue(world.tenantIDs[0]) { try await deliveredInCell(roomID) }
+    }
+
+    private func deliveredInCell(_ roomID: RoomID) async throws -> [OutboxEntry] {
         let store = OutboxStore(database: world.server.services.database)
         for _ in 0..<200 {
             let pending = try await store.list(world.tenantIDs[0], status: .pending, before: nil, limit: 200).filter { $0.roomID == roomID }

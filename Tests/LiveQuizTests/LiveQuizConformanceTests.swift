@@ -79,7 +79,7 @@ import Testing
 
     @Test(arguments: ConformanceSuite.Check.allCases)
     func conformance(_ check: ConformanceSuite.Check) async throws {
-        let held = try await ConformanceSuite(driver: Driver(), database: try await TestDatabase.shared()).run(check)
+        let held = try await ConformanceSuite(driver: Driver(), database: try await TestDatabase.forConformance()).run(check)
         #expect(!held.isEmpty, "every expectation of \(check) held: \(held)")
     }
 }

@@ -6,6 +6,10 @@ import RoomCore
 import RoomTestSupport
 import Testing
 
+private struct NoDeliverer: OutboxDeliverer {
+    func deliver(_ entry: OutboxEntry) async throws -> Int? { nil }
+}
+
 /// Cells (#43, first step): tenants placed across PostgreSQL formations by
 /// the directory in the first cell; every statement of a request goes to
 /// its tenant's cell. Here the second cell is another database of the test
@@ -132,6 +136,48 @@ import Testing
                 }
                 #expect(state == "closed", "the expired room of the second cell is \(state)")
             }
+        }
+    }
+
+    /// A pass over tenants called outside a cell's loop (`sweepOnce`,
+    /// `dispatchOnce`, as the conformance suite and operators' tools call
+    /// them) serves every cell. Before, it served the first only: the
+    /// conformance suite with its tenant in a second cell failed
+    /// `expiresAfterTTL` (the room stayed open).
+    @Test func aPassCalledOutsideACellsLoopServesEveryCell() async throws {
+        let fixture = try await EngineFixture(tenantCount: 2)
+        let home = fixture.database
+        try await Self.withSecondCell { second in
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            let placed = fixture.tenants[1]
+            try await cells.place(placed.id, in: "cell2", home: home)
+            try await cells.load(from: home)
+            let directory = fixture.tenants.directory
+            let engine = RoomEngine(database: home.routed(by: cells), clock: fixture.clock, registry: TestTenants.registry, tenants: { directory[$0] })
+            // Its requests would bind the tenant; so do these.
+            let room = try await LeaseOwner.$tenant.withValue(placed.id) {
+                try await engine.create(NewRoom(pluginID: TestRoomsPlugin.pluginID, name: "r", owner: "o", ttlSeconds: 60), in: placed, by: .admin)
+            }
+            let chatroom = try #require(room.imChatroomID)
+            let message = OutboxMessage.im(.chatroomMessage(chatroom: chatroom, from: "o", type: "100", body: "{}", persist: false), roomID: room.id)
+            let now = fixture.clock.now()
+            try await second.transaction { connection in
+                try await OutboxStore.enqueue([message], tenantID: placed.id, webhooks: [], now: now, on: connection, logger: fixture.logger)
+            }
+            let stays = try await fixture.room(owner: "o", ttl: 60, in: fixture.tenants[0])
+            fixture.clock.advance(by: 120)
+            var sweep = ExpirySweeper.Configuration()
+            sweep.tenants = fixture.tenants.ids
+            #expect(try await ExpirySweeper(engine: engine, configuration: sweep, logger: fixture.logger).sweepOnce() == 2, "one room in each cell")
+            #expect(try await second.query("SELECT state FROM rooms WHERE tenant_id = \(placed.id) AND room_id = \(room.id)").decode(String.self).first == "closed")
+            #expect(try await home.query("SELECT state FROM rooms WHERE room_id = \(stays.id)").decode(String.self).first == "closed")
+            let deliverer = FlakyDeliverer(failures: 0, next: NoDeliverer())
+            var dispatch = OutboxDispatcher.Configuration()
+            dispatch.tenants = [placed.id]
+            let dispatcher = OutboxDispatcher(store: OutboxStore(database: home.routed(by: cells)), deliverer: deliverer, clock: fixture.clock,
+                                              configuration: dispatch, logger: fixture.logger)
+            #expect(try await dispatcher.dispatchOnce() > 0, "the second cell's entries were claimed")
+            #expect(deliverer.delivered.contains { $0.tenantID == placed.id && $0.roomID == room.id })
         }
     }
 

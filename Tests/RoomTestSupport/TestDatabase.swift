@@ -85,3 +85,41 @@ extension TestDatabase {
         return try await body(client)
     }
 }
+
+extension TestDatabase {
+    /// The database a conformance run is given (#43: "everything that worked
+    /// on one cell works on two"): the test database, or, with
+    /// `ROOMKEEPER_TEST_CELLS=2` (ops/test's second pass), the test database
+    /// routed by two cells, the second a database of the same server made
+    /// once per process. `ConformanceSuite` then places its first tenant in
+    /// the second cell and the other in the first.
+    public static func forConformance() async throws -> Database {
+        let home = try await shared()
+        guard ProcessInfo.processInfo.environment["ROOMKEEPER_TEST_CELLS"] == "2" else { return home }
+        let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: try await secondCell.value)])
+        try await cells.load(from: home)
+        return home.routed(by: cells)
+    }
+
+    /// `<test database>_cell2`, made afresh and migrated, its ids drawn from
+    /// cell 1's range as `roomkeeper serve` sets a second cell up.
+    private static let secondCell = Task<Database, any Error> {
+        let home = try await shared()
+        guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], var components = URLComponents(string: url) else {
+            throw SetupError(description: "DATABASE_URL is not set")
+        }
+        let name = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "_cell2"
+        try await home.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)")
+        try await home.query("CREATE DATABASE \(unescaped: name)")
+        components.path = "/\(name)"
+        var logger = Logger(label: "tests")
+        logger.logLevel = .warning
+        let endpoint = try DatabaseURL.endpoint(from: components.string!)
+        let client = PostgresClient(configuration: endpoint.pool, backgroundLogger: logger)
+        Task.detached { await client.run() }
+        let cell = Database(client: client, logger: logger, dedicatedConnection: endpoint.connection)
+        try await migrator.migrate(cell)
+        try await Cells.claimIDRange(index: 1, on: cell)
+        return cell
+    }
+}

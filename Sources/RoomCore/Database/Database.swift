@@ -76,6 +76,15 @@ public struct Database: Sendable {
         return results
     }
 
+    /// `body`'s leases in the cell the task already works in (a cell's service
+    /// loop, `LeaseOwner.cell`), else in every cell one after another: what a
+    /// pass over tenants (`sweepOnce`, `dispatchOnce`, `purgeOnce`) is when
+    /// called outside a cell's loop (#43: they served the first cell only).
+    public func inItsCellOrEach(_ body: () async throws -> Int) async throws -> Int {
+        if LeaseOwner.cell != nil { return try await body() }
+        return try await inEachCell(body).reduce(0, +)
+    }
+
     /// Runs `body` with its leases in the first cell whatever tenant the
     /// task serves: for what the whole deployment shares (the token and
     /// data keys), which must not be made in whichever cell asked first.

@@ -36,9 +36,18 @@ public struct ExpirySweeper: Service {
         }
     }
 
-    /// Sweeps until nothing is due; returns how many rooms it handled.
+    /// Sweeps until nothing is due; returns how many rooms it handled. Run
+    /// in a cell's work (`LeaseOwner.cell`, as the server runs it), that
+    /// cell's rooms; called outside one on a database of several cells,
+    /// every cell's, one after another (#43: it swept the first cell only,
+    /// and a second cell's expired room stayed open: the conformance suite
+    /// with its tenant in a second cell failed `expiresAfterTTL`).
     @discardableResult
     public func sweepOnce() async throws -> Int {
+        try await engine.database.inItsCellOrEach { try await sweepCell() }
+    }
+
+    private func sweepCell() async throws -> Int {
         var total = 0
         while true {
             let expired = try await engine.expireDue(limit: configuration.batchSize, tenants: configuration.tenants)

@@ -73,6 +73,11 @@ public struct RetentionPurger: Service {
     /// Returns how many rows went.
     @discardableResult
     public func purgeOnce() async throws -> Int {
+        // In a cell's loop, that cell's rows; outside one, every cell's.
+        try await database.inItsCellOrEach { try await purgeCell() }
+    }
+
+    private func purgeCell() async throws -> Int {
         let now = clock.now()
         let until = ContinuousClock.now + budget
         var deleted = 0

@@ -171,9 +171,14 @@ public struct OutboxDispatcher: Service {
         }
     }
 
-    /// One claim-and-deliver round; returns how many entries it handled.
+    /// One claim-and-deliver round; returns how many entries it handled. In
+    /// a cell's loop, that cell's entries; outside one, every cell's.
     @discardableResult
     public func dispatchOnce() async throws -> Int {
+        try await store.database.inItsCellOrEach { try await dispatchCell() }
+    }
+
+    private func dispatchCell() async throws -> Int {
         let lease = configuration.deliveryTimeout + 5
         let entries = try await store.claimDue(now: clock.now(), lease: lease, limit: configuration.batchSize, tenants: configuration.tenants)
         guard !entries.isEmpty else { return 0 }
