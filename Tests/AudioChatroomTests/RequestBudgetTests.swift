@@ -60,10 +60,16 @@ import Testing
             let took = ContinuousClock.now - started
             #expect(statuses.allSatisfy { $0 == .ok }, "one after another, each 50 ms from its place at most: \(statuses)")
             #expect(took >= .milliseconds(300), "served at 20 a second once the burst is spent, not at once: \(took)")
+            let sent = ContinuousClock.now
             let codes = try await ParallelRequests.form(port: port, "\(fixture.base(0))/user/get", "", count: 12).map { $0["code"]?.int64 }
+            let spread = (ContinuousClock.now - sent) / .seconds(1)
             let served = codes.filter { $0 == 200 }.count, refused = codes.filter { $0 == 416 }.count
-            #expect(served >= 4 && served <= 7 && served + refused == 12,
-                    "12 at once: places up to a quarter second away wait, the rest are refused: \(codes)")
+            // A quarter second of places (5) wait, plus what the budget earned
+            // while the 12 were still arriving past that quarter second: on a
+            // loaded machine they arrive over a second or more (CI with a build
+            // beside it: 8 served).
+            #expect(served >= 4 && served <= 7 + Int(20 * max(0, spread - 0.25)) && served + refused == 12,
+                    "12 at once: places up to a quarter second away wait, the rest are refused: \(codes) over \(spread) s")
         }
     }
 

@@ -73,6 +73,16 @@ private struct NoDeliverer: OutboxDeliverer {
                 let key = try #require(made.json["key"]?.string, "\(made.text)")
                 let me = try await http.get("/admin/v1/me", key: key)
                 #expect(me.status == .ok && me.json["tenant"]?.string == placed, "\(me.text)")
+                // The operator's audit log reads every cell (#43): the first
+                // cell only before, and `?tenant=` found nothing of a second's.
+                let all = try await http.get("/admin/v1/audit?limit=200", key: fixture.operatorKey)
+                let tenantsSeen = Set((all.json["items"]?.arrayValue ?? []).compactMap { $0["tenant"]?.string })
+                #expect(tenantsSeen.isSuperset(of: [stays, placed]), "every cell's rows: \(tenantsSeen)")
+                let ids = (all.json["items"]?.arrayValue ?? []).compactMap { $0["id"]?.string.flatMap { Int64($0) } }
+                #expect(ids == ids.sorted(by: >), "newest first across cells")
+                let one = try await http.get("/admin/v1/audit?tenant=\(placed)", key: fixture.operatorKey)
+                let actions = (one.json["items"]?.arrayValue ?? []).compactMap { $0["action"]?.string }
+                #expect(actions.contains("room.create") && actions.contains("member.kick"), "the placed tenant's rows: \(one.text.prefix(300))")
                 // /metrics counts every cell's open rooms.
                 let metrics = try await http.get("/metrics").text
                 let line = metrics.split(separator: "\n").first { $0.hasPrefix(#"roomkeeper_rooms{plugin="test-rooms",state="open"}"#) }

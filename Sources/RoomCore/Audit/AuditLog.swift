@@ -67,7 +67,25 @@ public struct AuditLog: Sendable {
     /// With `after`: oldest first, following the log; otherwise newest first.
     /// One statement per scope and direction, so each walks its index
     /// (`audit_log_by_tenant`, or the primary key) instead of sorting the log.
+    ///
+    /// Cells (#43): one tenant's rows are read in its cell; every row, in
+    /// every cell, merged by id (each cell draws its ids from a range of its
+    /// own, so the order is total and a cursor pages back through all of
+    /// them). Before, the operator's view read the first cell only, and
+    /// `?tenant=` a second cell's tenant found nothing.
     public func entries(_ filter: Filter) async throws -> [AuditEntry] {
+        switch filter.tenants {
+        case .only(let tenant):
+            return try await LeaseOwner.$tenant.withValue(tenant) { try await entriesInCell(filter) }
+        case .all:
+            let read = try await database.inEachCell { try await entriesInCell(filter) }
+            guard read.count > 1 else { return read.first ?? [] }
+            let merged = read.joined().sorted { filter.after != nil ? $0.id < $1.id : $0.id > $1.id }
+            return Array(merged.prefix(filter.limit))
+        }
+    }
+
+    private func entriesInCell(_ filter: Filter) async throws -> [AuditEntry] {
         let action = filter.action, actor = filter.actor, limit = filter.limit
         let rows: [PostgresRow]
         switch (filter.tenants, filter.after) {
