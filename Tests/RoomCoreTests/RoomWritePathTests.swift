@@ -18,12 +18,13 @@ import Testing
         "kick", "ban", "banFromTenant", "lift", "mute", "expireDue", "lapseDue", "readmitDue", "applyProviderEvents",
     ]
     static let reads: Set<String> = ["openRooms", "liveRoom", "isLive", "isMuted"]
+    /// The repository, whose sources the text checks read.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The engine's public methods, read from its sources: a name, with its
     /// argument labels where the name is overloaded.
     static func publicMethods() throws -> Set<String> {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let sources = root.appendingPathComponent("Sources/RoomCore")
+        let sources = Self.root.appendingPathComponent("Sources/RoomCore")
         var found: [(name: String, labels: String)] = []
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
         let method = #/public func (\w+)(?:<[^>]*>)?\(([^)]*)/#
@@ -139,7 +140,6 @@ import Testing
     /// membership is written only in the files whose statements those two
     /// send, and in the retention purge, which deletes rooms closed long ago.
     @Test func roomWritingSQLLivesOnlyOnTheCommitsPath() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let allowed: Set<String> = [
             "RoomWrites.swift", "RoomBirth.swift", "RoomClose.swift", "RoomDeadline.swift", "RoomEngine+Change.swift", "RoomEngine+Removal.swift",
             "RetentionPurger.swift",
@@ -147,7 +147,7 @@ import Testing
         let write = #/(?i)(UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+(rooms|room_members)\b/#
         var writers: Set<String> = []
         for folder in ["Sources", "Plugins"] {
-            let files = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+            let files = FileManager.default.enumerator(at: Self.root.appendingPathComponent(folder), includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
             for file in files where file.pathExtension == "swift" {
                 if try String(contentsOf: file, encoding: .utf8).contains(write) { writers.insert(file.lastPathComponent) }
             }

@@ -12,14 +12,19 @@ public enum TestDatabase {
         guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else {
             throw SetupError(description: "DATABASE_URL is not set: run the tests with ops/test, which starts a local PostgreSQL")
         }
+        let database = try connect(url)
+        try await migrator.migrate(database)
+        return database
+    }
+
+    /// A database at `url` whose client runs for the whole test process.
+    private static func connect(_ url: String) throws -> Database {
         var logger = Logger(label: "tests")
         logger.logLevel = .warning
         let endpoint = try DatabaseURL.endpoint(from: url)
         let client = PostgresClient(configuration: endpoint.pool, backgroundLogger: logger)
         Task.detached { await client.run() }
-        let database = Database(client: client, logger: logger, dedicatedConnection: endpoint.connection)
-        try await migrator.migrate(database)
-        return database
+        return Database(client: client, logger: logger, dedicatedConnection: endpoint.connection)
     }
 
     /// Also turns on the plan check of plugin statements (`PlanScope`): in
@@ -112,12 +117,7 @@ extension TestDatabase {
         try await home.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)")
         try await home.query("CREATE DATABASE \(unescaped: name)")
         components.path = "/\(name)"
-        var logger = Logger(label: "tests")
-        logger.logLevel = .warning
-        let endpoint = try DatabaseURL.endpoint(from: components.string!)
-        let client = PostgresClient(configuration: endpoint.pool, backgroundLogger: logger)
-        Task.detached { await client.run() }
-        let cell = Database(client: client, logger: logger, dedicatedConnection: endpoint.connection)
+        let cell = try connect(components.string!)
         try await migrator.migrate(cell)
         try await Cells.claimIDRange(index: 1, on: cell)
         return cell

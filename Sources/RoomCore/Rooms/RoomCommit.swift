@@ -35,9 +35,9 @@ final class RoomLedger: Sendable {
 
     /// `rooms` were written: `listed` when a list shows what changed.
     func touch(_ rooms: [Room], listed: Bool) {
+        // A listed room's epilogue forgets its recent version as well.
         entries.withLock { entries in
-            entries.moved += rooms
-            if listed { entries.listed += rooms }
+            if listed { entries.listed += rooms } else { entries.moved += rooms }
         }
     }
 
