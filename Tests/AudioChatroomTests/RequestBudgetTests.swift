@@ -52,14 +52,17 @@ import Testing
         let fixture = try await AudioChatroomFixture(table: paced, second: "[plugins.audio-chatroom]\n")
         try await fixture.server.live { http in
             let port = try #require(http.client.port)
+            // Timed from the burst's start: the budget refills while the burst
+            // itself arrives (on a loaded machine, a good part of the 10 below).
+            let started = ContinuousClock.now
             let burst = try await ParallelRequests.form(port: port, "\(fixture.base(0))/user/get", "", count: 20)
             #expect(burst.allSatisfy { $0["code"]?.int64 == 200 }, "the burst")
-            let started = ContinuousClock.now
             var statuses: [HTTPResponse.Status] = []
             for _ in 0..<10 { statuses.append(try await http.request(.post, "\(fixture.base(0))/user/get", form: "").status) }
             let took = ContinuousClock.now - started
             #expect(statuses.allSatisfy { $0 == .ok }, "one after another, each 50 ms from its place at most: \(statuses)")
-            #expect(took >= .milliseconds(300), "served at 20 a second once the burst is spent, not at once: \(took)")
+            // 30 requests on a burst of 20 at 20 a second: the 10 past it earn 0.5 s.
+            #expect(took >= .milliseconds(450), "served at 20 a second once the burst is spent, not at once: \(took)")
             let sent = ContinuousClock.now
             let codes = try await ParallelRequests.form(port: port, "\(fixture.base(0))/user/get", "", count: 12).map { $0["code"]?.int64 }
             let spread = (ContinuousClock.now - sent) / .seconds(1)
