@@ -6,6 +6,7 @@ import RoomKit
 /// server (the original left them to the clients).
 public struct AudioChatroomPlugin: RoomPlugin {
     public typealias Attributes = RoomLook
+    public typealias Creation = ChatroomCreation
 
     public static let pluginID = "audio-chatroom"
 
@@ -60,14 +61,22 @@ public struct AudioChatroomPlugin: RoomPlugin {
          "properties": ["thumbnail": TextRules.schema(1...1_024, description: "the room's picture (URL); one of the tenant's thumbnails when absent")]]
     }
 
-    /// Its creation data is the room's picture, kept as an attribute.
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> NoCreation {
-        if let asked = spec.options["thumbnail"], !TextRules.fits(asked.string ?? "", 1...1_024) {
+    /// Its creation data is the room's picture, which only the admin API
+    /// names (the app's create takes one of the tenant's thumbnails).
+    public func creation(from options: JSONValue) throws -> ChatroomCreation {
+        guard let asked = options["thumbnail"] else { return ChatroomCreation(thumbnail: nil) }
+        guard let thumbnail = asked.string else {
             throw RoomError.invalidOptions(field: "options.thumbnail", reason: "must be a picture's URL, 1-1024 characters")
         }
-        let thumbnail = spec.options["thumbnail"]?.string ?? settings.thumbnails.randomElement() ?? ""
-        try spec.setAttributes(RoomLook(thumbnail: thumbnail))
-        return NoCreation()
+        return ChatroomCreation(thumbnail: thumbnail)
+    }
+
+    /// The picture is kept as an attribute.
+    public func prepareRoom(_ spec: inout NewRoom, creation: inout ChatroomCreation, settings: Settings, now: Date) throws {
+        if let asked = creation.thumbnail, !TextRules.fits(asked, 1...1_024) {
+            throw RoomError.invalidOptions(field: "options.thumbnail", reason: "must be a picture's URL, 1-1024 characters")
+        }
+        try spec.setAttributes(RoomLook(thumbnail: creation.thumbnail ?? settings.thumbnails.randomElement() ?? ""))
     }
 
     /// A kick or ban frees the account's seats (#29); the room's members
@@ -112,7 +121,7 @@ public struct AudioChatroomPlugin: RoomPlugin {
     }
 
     /// Every seat is born empty with its room, in the room's statement.
-    public func firstRows(of spec: NewRoom, creation: NoCreation, settings: Settings) -> FirstRows? {
+    public func firstRows(of spec: NewRoom, creation: ChatroomCreation, settings: Settings) -> FirstRows? {
         FirstRows(SeatStore.table, (0..<settings.seats).map { MicSeat(index: $0) })
     }
 
@@ -124,4 +133,14 @@ public struct AudioChatroomPlugin: RoomPlugin {
 public struct RoomLook: Codable, Sendable, Equatable {
     /// The room's picture (URL).
     public var thumbnail: String
+}
+
+/// A room's creation data (the plugin's `Creation`): its picture, or nil
+/// for one of the tenant's thumbnails.
+public struct ChatroomCreation: Sendable {
+    public var thumbnail: String?
+
+    public init(thumbnail: String?) {
+        self.thumbnail = thumbnail
+    }
 }

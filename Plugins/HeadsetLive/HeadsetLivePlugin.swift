@@ -10,6 +10,7 @@ import RoomKit
 /// is live, and cut + `idleTimeout` after a cut (never past the deadline).
 public struct HeadsetLivePlugin: RoomPlugin {
     public typealias Attributes = LiveLook
+    public typealias Creation = LiveCreation
 
     public static let pluginID = "headset-live"
 
@@ -52,14 +53,19 @@ public struct HeadsetLivePlugin: RoomPlugin {
          "properties": ["deviceId": ["type": "string", "pattern": "^[A-Za-z0-9_-]{4,64}$", "description": "a headset bound to the room's owner"]]]
     }
 
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> LiveCreation {
-        guard let device = spec.options["deviceId"]?.string, DeviceRoutes.isDeviceID(device) else {
-            throw RoomError.invalidOptions(field: "options.deviceId", reason: "is required: the bound headset's id, 4-64 letters, digits, - or _")
-        }
+    public func creation(from options: JSONValue) throws -> LiveCreation {
+        guard let device = options["deviceId"]?.string else { throw LiveCreation.noDevice }
+        return LiveCreation(deviceID: device)
+    }
+
+    /// The room idles towards an early expiry until its stream starts; its
+    /// TTL is its deadline then.
+    public func prepareRoom(_ spec: inout NewRoom, creation: inout LiveCreation, settings: Settings, now: Date) throws {
+        guard DeviceRoutes.isDeviceID(creation.deviceID) else { throw LiveCreation.noDevice }
         let ttl = spec.ttlSeconds ?? defaultPolicy.ttlSeconds
         spec.ttlSeconds = min(ttl, settings.idleTimeoutSeconds)
-        try spec.setAttributes(LiveLook(deviceId: device))
-        return LiveCreation(deviceID: device, deadline: now.addingTimeInterval(TimeInterval(ttl)))
+        try spec.setAttributes(LiveLook(deviceId: creation.deviceID))
+        creation.deadline = now.addingTimeInterval(TimeInterval(ttl))
     }
 
     /// The live room's row is born with the room, for a device bound to the
@@ -120,8 +126,15 @@ enum HeadsetCodes {
 /// A live room's creation data (the plugin's `Creation`): the bound headset,
 /// and when the room ends if its stream never keeps it alive (its TTL).
 public struct LiveCreation: Sendable {
-    let deviceID: String
-    let deadline: Date
+    public let deviceID: String
+    /// Set by `prepareRoom` from the TTL in force.
+    var deadline: Date = .distantFuture
+
+    public init(deviceID: String) {
+        self.deviceID = deviceID
+    }
+
+    static let noDevice = RoomError.invalidOptions(field: "options.deviceId", reason: "is required: the bound headset's id, 4-64 letters, digits, - or _")
 }
 
 /// What a live room keeps (the plugin's `Attributes`): its headset.

@@ -76,9 +76,8 @@ enum LiveRoutes {
                 return try await started(live, call)
             }
             do {
-                let room = try await call.createRoom(
-                    NewRoom(name: title, owner: account.accid, options: ["deviceId": .string(device)]),
-                    by: .account(account.accid))
+                let room = try await call.createRoom(NewRoom(name: title, owner: account.accid),
+                                                     creating: LiveCreation(deviceID: device), of: HeadsetLivePlugin(), by: .account(account.accid))
                 guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
                 return try await started(live, call)
             } catch let error as ClientError where error.code == HeadsetCodes.alreadyLive {

@@ -54,18 +54,16 @@ enum HostRoutes {
             guard let bonus = call.parameters.string("bonus").flatMap(Double.init), GameOptions.isPayable(bonus) else {
                 throw ParameterError(field: "bonus", reason: "must be " + GameOptions.payableText)
             }
-            let questions = call.parameters.string("questions")
-            _ = try QuestionBank.questions(questions)
+            let questions = try QuestionBank.questions(call.parameters.string("questions"))
             if let resumed = try await resume(call, device: device) { return resumed }
             let password = Secrets.randomToken(bytes: 8)
-            var options: JSONValue = ["deviceId": .string(device), "bonus": .number(bonus), "password": .string(password)]
-            if let questions { options = .object((options.object ?? [:]).merging(["questions": .string(questions)]) { $1 }) }
             let room: Room
             do {
                 room = try await call.createRoom(
                     // Named without the device id (#41: a listed name gave it away,
                     // and whoever knew it could take the device's next game).
-                    NewRoom(name: "竞答 " + Secrets.randomToken(bytes: 3), owner: "host-" + Secrets.randomToken(bytes: 8), options: options),
+                    NewRoom(name: "竞答 " + Secrets.randomToken(bytes: 3), owner: "host-" + Secrets.randomToken(bytes: 8)),
+                    creating: GameOptions(deviceID: device, bonus: bonus, password: password, questions: questions), of: LiveQuizPlugin(),
                     by: .system)
             } catch let error as ClientError where error.code == QuizCodes.deviceHasGame {
                 // A concurrent create for this device won (the unique index decided).

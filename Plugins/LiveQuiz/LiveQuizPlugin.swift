@@ -6,6 +6,7 @@ import RoomKit
 /// questions, judges every answer with its own clock and computes results,
 /// so a host client cannot forge them.
 public struct LiveQuizPlugin: RoomPlugin {
+    public typealias Creation = GameOptions
     public static let pluginID = "live-quiz"
 
     public struct Settings: Sendable {
@@ -72,8 +73,12 @@ public struct LiveQuizPlugin: RoomPlugin {
                 ]]
     }
 
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> GameOptions {
-        try GameOptions(spec.options)
+    public func creation(from options: JSONValue) throws -> GameOptions {
+        try GameOptions(options)
+    }
+
+    public func prepareRoom(_ spec: inout NewRoom, creation: inout GameOptions, settings: Settings, now: Date) throws {
+        try creation.check()
     }
 
     /// The game and its questions are born with the room; a second open game
@@ -94,24 +99,37 @@ public struct LiveQuizPlugin: RoomPlugin {
     }
 }
 
-/// A game's creation data (the plugin's `Creation`), decoded and checked
-/// once for every create path.
+/// A game's creation data (the plugin's `Creation`): built by the host's
+/// create route, or decoded from the admin API's options; checked once
+/// for every create path (`check`).
 public struct GameOptions: Sendable {
     let deviceID: String
     let bonus: Double
     let password: String
     let questions: [QuestionBank.Entry]
 
+    init(deviceID: String, bonus: Double, password: String, questions: [QuestionBank.Entry]) {
+        self.deviceID = deviceID
+        self.bonus = bonus
+        self.password = password
+        self.questions = questions
+    }
+
+    /// The values a game can be created with, whoever built them.
+    func check() throws {
+        guard TextRules.fits(deviceID, 1...128) else { throw Self.badDevice }
+        guard Self.isPayable(bonus) else { throw Self.badBonus }
+        guard TextRules.fits(password, 8...128) else { throw Self.badPassword }
+    }
+
+    private static let badDevice = RoomError.invalidOptions(field: "options.deviceId", reason: "is required: 1-128 characters")
+    private static let badBonus = RoomError.invalidOptions(field: "options.bonus", reason: "is required: " + payableText)
+    private static let badPassword = RoomError.invalidOptions(field: "options.password", reason: "is required: the host's password, 8-128 characters")
+
     init(_ options: JSONValue) throws {
-        guard let device = options["deviceId"]?.string, TextRules.fits(device, 1...128) else {
-            throw RoomError.invalidOptions(field: "options.deviceId", reason: "is required: 1-128 characters")
-        }
-        guard let bonus = options["bonus"]?.double, Self.isPayable(bonus) else {
-            throw RoomError.invalidOptions(field: "options.bonus", reason: "is required: " + Self.payableText)
-        }
-        guard let password = options["password"]?.string, TextRules.fits(password, 8...128) else {
-            throw RoomError.invalidOptions(field: "options.password", reason: "is required: the host's password, 8-128 characters")
-        }
+        guard let device = options["deviceId"]?.string else { throw Self.badDevice }
+        guard let bonus = options["bonus"]?.double else { throw Self.badBonus }
+        guard let password = options["password"]?.string else { throw Self.badPassword }
         var json: String?
         switch options["questions"] {
         case nil, .null?: json = nil

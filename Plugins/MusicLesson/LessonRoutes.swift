@@ -50,8 +50,8 @@ enum LessonRoutes {
             do {
                 let sealed = try await call.secrets.seal(password)
                 let room = try await call.createRoom(
-                    NewRoom(name: "lesson of \(student.accid)", owner: teacher.accid,
-                            options: ["student": .string(student.accid), "sealedTeacherPassword": .string(sealed)]),
+                    NewRoom(name: "lesson of \(student.accid)", owner: teacher.accid),
+                    creating: LessonCreation(student: student.accid, sealedTeacherPassword: sealed), of: MusicLessonPlugin(),
                     by: .account(student.accid), counted: true)
                 return Lesson(roomId: room.id, teacherAccid: teacher.accid, teacherName: teacher.nickname, teacherPassword: password,
                               studentAccid: student.accid, studentName: student.nickname)

@@ -6,6 +6,7 @@ import RoomKit
 /// that teacher and that student, which the teacher opens first; class over
 /// reaches the student by P2P notification; the whiteboard is recorded.
 public struct MusicLessonPlugin: RoomPlugin {
+    public typealias Creation = LessonCreation
     public static let pluginID = "music-lesson"
 
     public struct Settings: Sendable {
@@ -62,10 +63,16 @@ public struct MusicLessonPlugin: RoomPlugin {
          "properties": ["student": TextRules.schema(1...128, description: "the booking student's account; the owner is the teacher")]]
     }
 
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> LessonCreation {
-        guard let student = spec.options["student"]?.string, TextRules.fits(student, 1...128) else {
-            throw RoomError.invalidOptions(field: "options.student", reason: "is required: the student's account, 1-128 characters")
-        }
+    /// The admin API's lesson names its student; it has no teacher's
+    /// password to show again (the contract names no other option).
+    public func creation(from options: JSONValue) throws -> LessonCreation {
+        guard let student = options["student"]?.string else { throw LessonCreation.noStudent }
+        return LessonCreation(student: student, sealedTeacherPassword: nil)
+    }
+
+    public func prepareRoom(_ spec: inout NewRoom, creation: inout LessonCreation, settings: Settings, now: Date) throws {
+        let student = creation.student
+        guard TextRules.fits(student, 1...128) else { throw LessonCreation.noStudent }
         // Well-formed, but no student of the lesson: the same account cannot
         // be both (and is not found as a student other than its teacher).
         guard student != spec.owner else {
@@ -73,9 +80,6 @@ public struct MusicLessonPlugin: RoomPlugin {
         }
         spec.reservation = Reservation(accounts: [spec.owner, student], until: now.addingTimeInterval(TimeInterval(settings.openDeadlineSeconds)),
                                        onLapse: .close)
-        // Sealed by the booking route; an admin-made lesson has none (the
-        // admin API refuses options the contract does not name).
-        return LessonCreation(student: student, sealedTeacherPassword: spec.options["sealedTeacherPassword"]?.string)
     }
 
     /// The lesson row is born with the room; a student's second active lesson
@@ -136,7 +140,10 @@ enum LessonCodes {
 /// teacher's password sealed by the booking route (none for an admin's).
 public struct LessonCreation: Sendable {
     let student: AccountID
+    /// Sealed by the booking route (`PluginSecrets`): never in clear, never JSON.
     let sealedTeacherPassword: String?
+
+    static let noStudent = RoomError.invalidOptions(field: "options.student", reason: "is required: the student's account, 1-128 characters")
 }
 
 extension MusicLessonPlugin {

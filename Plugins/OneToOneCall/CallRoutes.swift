@@ -42,8 +42,8 @@ enum CallRoutes {
         ClientRoute("/call/ring") { call in
             let caller = try await NetEase.account(call)
             let callee = try call.parameters.text("callee", characters: 1...128)
-            let room = try await call.createRoom(NewRoom(name: "call", owner: caller.accid, options: ["callee": .string(callee)]),
-                                                 by: .account(caller.accid))
+            let room = try await call.createRoom(NewRoom(name: "call", owner: caller.accid), creating: CallCreation(callee: callee),
+                                                 of: OneToOneCallPlugin(), by: .account(caller.accid))
             return Ringing(roomId: room.id, callee: callee, ringsUntil: (room.reservation?.until ?? room.expiresAt).epochMilliseconds)
         },
 

@@ -9,6 +9,7 @@ import RoomKit
 /// change as P2P notices through the tenant's IM. At most one live call per
 /// account, decided by PostgreSQL (`one_to_one_call_parties`).
 public struct OneToOneCallPlugin: RoomPlugin {
+    public typealias Creation = CallCreation
     public static let pluginID = "one-to-one-call"
 
     public struct Settings: Sendable {
@@ -50,10 +51,14 @@ public struct OneToOneCallPlugin: RoomPlugin {
 
     /// The call rings its callee until `ringTimeout`: reserved for it alone,
     /// closed by the engine if nobody answers.
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> CallCreation {
-        guard let callee = spec.options["callee"]?.string, TextRules.fits(callee, 1...128) else {
-            throw RoomError.invalidOptions(field: "options.callee", reason: "is required: the account rung, 1-128 characters")
-        }
+    public func creation(from options: JSONValue) throws -> CallCreation {
+        guard let callee = options["callee"]?.string else { throw CallCreation.noCallee }
+        return CallCreation(callee: callee)
+    }
+
+    public func prepareRoom(_ spec: inout NewRoom, creation: inout CallCreation, settings: Settings, now: Date) throws {
+        let callee = creation.callee
+        guard TextRules.fits(callee, 1...128) else { throw CallCreation.noCallee }
         // Well-formed, but naming no one to ring: the contract's schema
         // allows it, so it is "not found" (as music-lesson's student who is
         // its own teacher), not a malformed request (schemathesis, ST202).
@@ -61,7 +66,6 @@ public struct OneToOneCallPlugin: RoomPlugin {
             throw RoomError.referenceNotFound(field: "options.callee", reason: "no account other than the caller: an account cannot call itself")
         }
         spec.reservation = Reservation(accounts: [callee], until: now.addingTimeInterval(TimeInterval(settings.ringSeconds)), onLapse: .close)
-        return CallCreation(callee: callee)
     }
 
     /// The call's rows are born with its room; a caller or callee already in
@@ -99,6 +103,12 @@ public struct OneToOneCallPlugin: RoomPlugin {
 /// A call's creation data: whom it rings.
 public struct CallCreation: Sendable {
     public let callee: AccountID
+
+    public init(callee: AccountID) {
+        self.callee = callee
+    }
+
+    static let noCallee = RoomError.invalidOptions(field: "options.callee", reason: "is required: the account rung, 1-128 characters")
 }
 
 extension OneToOneCallPlugin {

@@ -11,9 +11,8 @@ enum RoomRoutes {
             let account = try await SealMicAuth.account(call)
             let subject = try call.parameters.text("subject", characters: 1...64)
             let roomType = try call.parameters.int("roomType", default: call.parameters.int("type", default: 0, in: 0...1_000), in: 0...1_000)
-            let room = try await call.createRoom(
-                NewRoom(name: subject, owner: account.accid, options: ["roomType": .number(Double(roomType))]),
-                by: .account(account.accid))
+            let room = try await call.createRoom(NewRoom(name: subject, owner: account.accid),
+                                                 creating: SealMicCreation(roomType: roomType), of: SealMicPlugin(), by: .account(account.accid))
             return SealMicReads.Summary(room, memberCount: 1)
         },
 

@@ -6,6 +6,7 @@ import RoomKit
 /// kept by the server, and SM:* chatroom messages for every change.
 public struct SealMicPlugin: RoomPlugin {
     public typealias Attributes = SealMicLook
+    public typealias Creation = SealMicCreation
 
     public static let pluginID = "sealmic"
 
@@ -61,22 +62,26 @@ public struct SealMicPlugin: RoomPlugin {
          "properties": ["roomType": ["type": "integer", "minimum": 0, "maximum": 1_000, "description": "the app's room type (0 when absent)"]]]
     }
 
-    /// Its creation data is the room type, kept as an attribute.
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> NoCreation {
-        var roomType: Int64 = 0
-        if let value = spec.options["roomType"] {
-            guard let type = value.int64, (0...1_000).contains(type) else {
-                throw RoomError.invalidOptions(field: "options.roomType", reason: "must be an integer from 0 to 1000")
-            }
-            roomType = type
+    /// Its creation data is the room type (0 when the admin API names none).
+    public func creation(from options: JSONValue) throws -> SealMicCreation {
+        guard let value = options["roomType"] else { return SealMicCreation(roomType: 0) }
+        guard let type = value.int64, let roomType = Int(exactly: type) else {
+            throw RoomError.invalidOptions(field: "options.roomType", reason: SealMicCreation.roomTypeText)
         }
-        try spec.setAttributes(SealMicLook(roomType: Int(roomType), bgId: 0))
+        return SealMicCreation(roomType: roomType)
+    }
+
+    /// The room type is kept as an attribute; the creator is the first member.
+    public func prepareRoom(_ spec: inout NewRoom, creation: inout SealMicCreation, settings: Settings, now: Date) throws {
+        guard SealMicCreation.roomTypes.contains(creation.roomType) else {
+            throw RoomError.invalidOptions(field: "options.roomType", reason: SealMicCreation.roomTypeText)
+        }
+        try spec.setAttributes(SealMicLook(roomType: creation.roomType, bgId: 0))
         spec.ownerJoins = true
-        return NoCreation()
     }
 
     /// The room's positions are born free with it, in the room's statement.
-    public func firstRows(of spec: NewRoom, creation: NoCreation, settings: Settings) -> FirstRows? {
+    public func firstRows(of spec: NewRoom, creation: SealMicCreation, settings: Settings) -> FirstRows? {
         FirstRows(MicPositionStore.table, (0..<settings.positions).map { MicPosition(position: $0, holder: nil, locked: false, muted: false) })
     }
 
@@ -138,4 +143,16 @@ public struct SealMicPlugin: RoomPlugin {
 public struct SealMicLook: Codable, Sendable, Equatable {
     public var roomType: Int
     public var bgId: Int
+}
+
+/// A room's creation data (the plugin's `Creation`): the app's room type.
+public struct SealMicCreation: Sendable {
+    public var roomType: Int
+
+    static let roomTypes = 0...1_000
+    static let roomTypeText = "must be an integer from 0 to 1000"
+
+    public init(roomType: Int) {
+        self.roomType = roomType
+    }
 }

@@ -13,7 +13,7 @@ import Testing
 /// there, and then if it bypasses the commit.
 @Suite struct RoomWritePathTests {
     static let writes: Set<String> = [
-        "create(_:in:by:)", "create(_:caller:replacingOpenRooms:in:)", "join(_:account:role:in:pluginID:)", "join(_:account:role:in:pluginID:answer:_:)",
+        "create(_:in:by:preparing:)", "create(_:caller:replacingOpenRooms:in:preparing:)", "join(_:account:role:in:pluginID:)", "join(_:account:role:in:pluginID:answer:_:)",
         "leave", "reserve", "extend", "dissolve(_:by:in:pluginID:)", "dissolve(_:caller:in:pluginID:)", "change", "mutate", "onLockedRow",
         "kick", "ban", "banFromTenant", "lift", "mute", "expireDue", "lapseDue", "readmitDue", "applyProviderEvents",
     ]
@@ -90,8 +90,8 @@ import Testing
             ran[name] = tally.roomWritesOutsideCommit
         }
 
-        try await run("create(_:in:by:)") { _ = try await fixture.room(owner: "a") }
-        try await run("create(_:caller:replacingOpenRooms:in:)") {
+        try await run("create(_:in:by:preparing:)") { _ = try await fixture.room(owner: "a") }
+        try await run("create(_:caller:replacingOpenRooms:in:preparing:)") {
             _ = try await engine.create(NewRoom(pluginID: plugin, name: "mine", owner: ""), caller: caller, replacingOpenRooms: true, in: tenant)
         }
         try await run("join(_:account:role:in:pluginID:)") { _ = try await engine.join(room.id, account: "m1", in: tenant, pluginID: nil) }

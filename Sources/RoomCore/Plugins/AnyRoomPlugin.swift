@@ -67,8 +67,9 @@ public struct BoundPlugin: Sendable {
     /// One handler per route, in the order of `AnyRoomPlugin.routeSignatures`.
     let routeHandlers: [@Sendable (ClientCallParts) async throws -> any Encodable & Sendable]
     let mapError: @Sendable (RoomError) -> ClientError?
-    /// `prepareRoom`: the room shaped, its typed creation data kept in the
-    /// returned `PreparedCreation` for the create's next steps.
+    /// `creation(from:)` on the request's options, then `prepareRoom`: the
+    /// room shaped, its typed creation data kept in the returned
+    /// `PreparedCreation` for the create's next steps.
     let prepare: @Sendable (inout NewRoom, Date) throws -> PreparedCreation
     let closing: @Sendable ([Room], CloseReason, HookParts) async throws -> [OutboxMessage]
     /// `RoomPlugin.closingMessages`: non-nil, the engine writes closes in one
@@ -83,42 +84,19 @@ public struct BoundPlugin: Sendable {
     let providerEvent: @Sendable (ProviderEvent, HookParts) async throws -> [OutboxMessage]
 
     init<Plugin: RoomPlugin>(_ plugin: Plugin, settings: Plugin.Settings) {
-        let tables = Set(plugin.tables)
-        @Sendable func hook(_ parts: HookParts) -> HookContext<Plugin.Settings> {
-            let writes = parts.writes
-            return HookContext(tables: PostgresTableRunner.transaction(parts.connection, tenantID: parts.tenantID, tables: tables, logger: parts.logger),
-                               tenantID: parts.tenantID, settings: settings, now: parts.now, actor: parts.actor, logger: parts.logger,
-                               setDeadline: { roomID, expiry, reason in
-                                   try await writes.setDeadline(roomID, to: expiry, reason: reason, tenantID: parts.tenantID, now: parts.now,
-                                                                      actor: parts.actor)
-                               })
-        }
+        @Sendable func hook(_ parts: HookParts) -> HookContext<Plugin.Settings> { parts.context(of: plugin, settings: settings) }
         id = plugin.id
         wire = plugin.wire
         chatroom = plugin.chatroom
         eventTypes = plugin.eventTypes
         settingsDescription = String(describing: settings)
-        let decodeAttributes = AttributesDecoder(Plugin.Attributes.self)
-        self.decodeAttributes = decodeAttributes
+        decodeAttributes = AttributesDecoder(Plugin.Attributes.self)
         routeHandlers = plugin.routes().map { route in
             { parts in try await route.handle(parts.call(pluginID: plugin.id, settings: settings, tables: plugin.tables)) }
         }
         mapError = { plugin.clientError(for: $0) }
         prepare = { spec, now in
-            let creation = try plugin.prepareRoom(&spec, settings: settings, now: now)
-            // Read typed later (the list cache, `room.attributes(as:)`): a
-            // plugin that wrote something else finds out at its first create.
-            guard decodeAttributes(spec.attributes) != nil else {
-                throw PluginAttributesInvalid(plugin: plugin.id, type: "\(Plugin.Attributes.self)")
-            }
-            return PreparedCreation(
-                firstRows: { spec in
-                    guard let rows = plugin.firstRows(of: spec, creation: creation, settings: settings) else { return nil }
-                    // As for a change's rows (EngineRooms.change): the plugin's own tables only.
-                    if let table = rows.table, !tables.contains(table) { throw TableStatementRefused(reason: "\(table) is not one of the plugin's tables") }
-                    return rows
-                },
-                created: { room, parts in try await plugin.roomCreated(room, creation: creation, hook: hook(parts)) })
+            try PreparedCreation(plugin, settings: settings, creation: plugin.creation(from: spec.options), spec: &spec, now: now)
         }
         closing = { rooms, reason, parts in try await plugin.roomsClosing(rooms, reason: reason, hook: hook(parts)) }
         closingMessages = { rooms, reason in plugin.closingMessages(rooms, reason: reason, settings: settings) }
@@ -136,25 +114,6 @@ public struct BoundPlugin: Sendable {
     public func handle(route index: Int, _ parts: ClientCallParts) async throws -> any Encodable & Sendable {
         try await routeHandlers[index](parts)
     }
-}
-
-/// A plugin's `prepareRoom` set attributes its own `Attributes` cannot
-/// read: a defect of the plugin, answered as an internal error.
-struct PluginAttributesInvalid: Error, CustomStringConvertible {
-    let plugin: String
-    let type: String
-    var description: String { "plugin \(plugin) set room attributes that do not decode as its \(type)" }
-}
-
-/// A room's creation after the plugin prepared it: its typed `Creation` is
-/// captured here, so the engine carries it to the create's statement or hook
-/// without knowing its type and the plugin never decodes it again.
-struct PreparedCreation: Sendable {
-    /// `RoomPlugin.firstRows`: non-nil, the engine writes the create in one
-    /// statement without `created`.
-    let firstRows: @Sendable (NewRoom) throws -> FirstRows?
-    /// `RoomPlugin.roomCreated`, in the create's transaction.
-    let created: @Sendable (Room, HookParts) async throws -> [OutboxMessage]
 }
 
 /// The request-specific parts of a `ClientCall`; the bound plugin adds its settings.

@@ -52,6 +52,21 @@ struct EngineCallHost: PluginCallHost {
         return try await services.engine.create(spec, caller: caller, replacingOpenRooms: replacingOpenRooms, in: tenant)
     }
 
+    func createRoom<Plugin: RoomPlugin>(_ spec: NewRoom, creating creation: Plugin.Creation, of plugin: Plugin, settings: Plugin.Settings,
+                                        by actor: Actor) async throws -> Room {
+        var spec = spec
+        spec.pluginID = pluginID
+        return try await services.engine.create(spec, in: tenant, by: actor, preparing: .typed(creation, of: plugin, settings: settings))
+    }
+
+    func createRoom<Plugin: RoomPlugin>(_ spec: NewRoom, creating creation: Plugin.Creation, of plugin: Plugin, settings: Plugin.Settings,
+                                        caller: CallerSession, replacingOpenRooms: Bool) async throws -> Room {
+        var spec = spec
+        spec.pluginID = pluginID
+        return try await services.engine.create(spec, caller: caller, replacingOpenRooms: replacingOpenRooms, in: tenant,
+                                                preparing: .typed(creation, of: plugin, settings: settings))
+    }
+
     func createGuestWithSession(prefix: String, nickname: (String) -> String, avatar: String,
                                 token: String, expiresAt: Date) async throws -> Account {
         try await AccountStore(database: services.database, clock: services.clock)

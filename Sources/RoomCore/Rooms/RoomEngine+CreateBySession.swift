@@ -15,7 +15,8 @@ extension RoomEngine {
     /// caller's `refusal` without one. `replacingOpenRooms`: the account's
     /// open rooms of the plugin are dissolved first (one open room a
     /// creator, as audio-chatroom's app expects).
-    public func create(_ spec: NewRoom, caller: CallerSession, replacingOpenRooms: Bool, in tenant: Tenant) async throws -> Room {
+    public func create(_ spec: NewRoom, caller: CallerSession, replacingOpenRooms: Bool, in tenant: Tenant,
+                       preparing preparation: RoomPreparation? = nil) async throws -> Room {
         guard let sid = caller.sid else { throw caller.refusal }
         let key = SessionCache.Key(tenantID: tenant.id, pluginID: spec.pluginID, tokenHash: Secrets.sha256Hex(sid))
         if let (account, mayOwnOpenRoom) = sessions.recall(key, now: clock.now()), !(replacingOpenRooms && mayOwnOpenRoom) {
@@ -23,7 +24,8 @@ extension RoomEngine {
             guessed.owner = account.accid
             let check = CreatorCheck(session: SessionGuess(tokenHash: key.tokenHash, pluginID: spec.pluginID, accid: account.accid),
                                      ownerHasNoOpenRoom: replacingOpenRooms)
-            if let room = try await create(guessed, in: tenant, by: .account(account.accid), checking: check, soleOpen: replacingOpenRooms) {
+            if let room = try await create(guessed, in: tenant, by: .account(account.accid), checking: check, soleOpen: replacingOpenRooms,
+                                         preparing: preparation) {
                 sessions.mark(key, mayOwnOpenRoom: true)
                 return room
             }
@@ -48,7 +50,8 @@ extension RoomEngine {
             var spec = spec
             spec.owner = found.account.accid
             do {
-                guard let room = try await create(spec, in: tenant, by: .account(found.account.accid), checking: nil, soleOpen: replacingOpenRooms) else {
+                guard let room = try await create(spec, in: tenant, by: .account(found.account.accid), checking: nil, soleOpen: replacingOpenRooms,
+                                                preparing: preparation) else {
                     throw RoomError.notFound
                 }
                 sessions.mark(key, mayOwnOpenRoom: true)

@@ -51,8 +51,10 @@ public struct RoomEngine: Sendable {
     /// checks and shapes it, the engine opens its IM chatroom if the plugin
     /// asks for one, and the room, its audit events and the plugin's rows are
     /// written in one transaction. If that fails, the chatroom is closed again.
-    public func create(_ spec: NewRoom, in tenant: Tenant, by actor: Actor) async throws -> Room {
-        guard let room = try await create(spec, in: tenant, by: actor, checking: nil) else { throw RoomError.notFound }
+    /// `preparation`: a client route's typed creation data; nil, the
+    /// plugin decodes `spec.options` (the admin API's).
+    public func create(_ spec: NewRoom, in tenant: Tenant, by actor: Actor, preparing preparation: RoomPreparation? = nil) async throws -> Room {
+        guard let room = try await create(spec, in: tenant, by: actor, checking: nil, preparing: preparation) else { throw RoomError.notFound }
         return room
     }
 
@@ -60,8 +62,11 @@ public struct RoomEngine: Sendable {
     /// when this create cannot be one statement (nothing was tried).
     /// `soleOpen`: the room is its creator's one open room of the plugin
     /// (`rooms_one_open_per_owner`); `OwnerHasOpenRoom` when another is.
-    func create(_ spec: NewRoom, in tenant: Tenant, by actor: Actor, checking check: CreatorCheck?, soleOpen: Bool = false) async throws -> Room? {
+    func create(_ spec: NewRoom, in tenant: Tenant, by actor: Actor, checking check: CreatorCheck?, soleOpen: Bool = false,
+                preparing preparation: RoomPreparation? = nil) async throws -> Room? {
         guard let enabled = tenant.plugin(spec.pluginID) else { throw RoomError.pluginNotEnabled(spec.pluginID) }
+        // A route's typed data is its own plugin's (`ClientCall.createRoom(_:creating:of:…)` checks it too).
+        if let preparation, preparation.pluginID != spec.pluginID { throw RoomError.pluginNotEnabled(preparation.pluginID) }
         let now = clock.now()
         var spec = spec
         // The plugin sees the TTL in force (its own, or the tenant's policy),
@@ -70,7 +75,7 @@ public struct RoomEngine: Sendable {
         let asked = spec.ttlSeconds ?? enabled.policy.ttlSeconds
         guard RoomLifecycle.ttlRange.contains(asked) else { throw RoomError.invalid(field: "ttlSeconds", reason: RoomLifecycle.ttlRangeText) }
         spec.ttlSeconds = asked
-        let creation = try enabled.plugin.prepare(&spec, now)
+        let creation = try (preparation?.prepare ?? enabled.plugin.prepare)(&spec, now)
         // Lengths in Unicode scalars, as the admin contract states them.
         guard TextRules.fits(spec.name, 1...128), !TextRules.trimmed(spec.name).isEmpty else {
             throw RoomError.invalid(field: "name", reason: "must be 1-128 characters, not only blanks")

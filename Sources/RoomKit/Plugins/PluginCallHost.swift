@@ -19,6 +19,12 @@ public protocol PluginCallHost: Sendable {
     /// A room of the call's plugin owned by the account of `caller`'s live
     /// session, checked with the create (`ClientCall.createRoom(_:caller:…)`).
     func createRoom(_ spec: NewRoom, caller: CallerSession, replacingOpenRooms: Bool) async throws -> Room
+    /// As `createRoom(_:by:)`, with the plugin's creation data typed.
+    func createRoom<Plugin: RoomPlugin>(_ spec: NewRoom, creating creation: Plugin.Creation, of plugin: Plugin, settings: Plugin.Settings,
+                                        by actor: Actor) async throws -> Room
+    /// As `createRoom(_:caller:replacingOpenRooms:)`, with the plugin's creation data typed.
+    func createRoom<Plugin: RoomPlugin>(_ spec: NewRoom, creating creation: Plugin.Creation, of plugin: Plugin, settings: Plugin.Settings,
+                                        caller: CallerSession, replacingOpenRooms: Bool) async throws -> Room
     func createGuestWithSession(prefix: String, nickname: (String) -> String, avatar: String,
                                 token: String, expiresAt: Date) async throws -> Account
 }
@@ -78,12 +84,23 @@ extension ClientCall {
     }
 
     /// A room of this call's plugin created for this client, within its
-    /// address's limit. `counted`: the route called `throttle(.newRoom)`
-    /// itself, before work it would otherwise have to undo.
+    /// address's limit, its creation data `plugin`'s defaults (no data).
+    /// `counted`: the route called `throttle(.newRoom)` itself, before work
+    /// it would otherwise have to undo.
     public func createRoom(_ spec: NewRoom, by actor: Actor, counted: Bool = false) async throws -> Room {
-        guard spec.pluginID.isEmpty || spec.pluginID == pluginID else { throw RoomError.pluginNotEnabled(spec.pluginID) }
+        try checkPlugin(of: spec, id: pluginID)
         if !counted { try await throttle(.newRoom) }
         return try await host.createRoom(spec, by: actor)
+    }
+
+    /// As `createRoom(_:by:counted:)`, with `creation`, `plugin`'s typed
+    /// creation data as the route built it (#42 item 3: never JSON); `plugin`
+    /// is this call's (its id is checked).
+    public func createRoom<Plugin: RoomPlugin>(_ spec: NewRoom, creating creation: Plugin.Creation, of plugin: Plugin, by actor: Actor,
+                                               counted: Bool = false) async throws -> Room where Plugin.Settings == Settings {
+        try checkPlugin(of: spec, id: plugin.id)
+        if !counted { try await throttle(.newRoom) }
+        return try await host.createRoom(spec, creating: creation, of: plugin, settings: settings, by: actor)
     }
 
     /// A room of this call's plugin owned by the account of `caller`'s live
@@ -93,10 +110,27 @@ extension ClientCall {
     /// the create is one statement. `replacingOpenRooms`: the account's open
     /// rooms of this plugin are dissolved first (one open room a creator).
     public func createRoom(_ spec: NewRoom, caller: CallerSession, replacingOpenRooms: Bool = false) async throws -> Room {
-        guard spec.pluginID.isEmpty || spec.pluginID == pluginID else { throw RoomError.pluginNotEnabled(spec.pluginID) }
+        try checkPlugin(of: spec, id: pluginID)
         guard caller.sid != nil else { throw caller.refusal }
         try await throttle(.newRoom)
         return try await host.createRoom(spec, caller: caller, replacingOpenRooms: replacingOpenRooms)
+    }
+
+    /// As `createRoom(_:caller:replacingOpenRooms:)`, with `plugin`'s typed creation data.
+    public func createRoom<Plugin: RoomPlugin>(_ spec: NewRoom, creating creation: Plugin.Creation, of plugin: Plugin, caller: CallerSession,
+                                               replacingOpenRooms: Bool = false) async throws -> Room where Plugin.Settings == Settings {
+        try checkPlugin(of: spec, id: plugin.id)
+        guard caller.sid != nil else { throw caller.refusal }
+        try await throttle(.newRoom)
+        return try await host.createRoom(spec, creating: creation, of: plugin, settings: settings, caller: caller, replacingOpenRooms: replacingOpenRooms)
+    }
+
+    /// A route creates rooms of its own plugin only, and hands their
+    /// creation data typed: JSON `options` are the admin API's (#42 item 3).
+    private func checkPlugin(of spec: NewRoom, id: String) throws {
+        guard id == pluginID else { throw RoomError.pluginNotEnabled(id) }
+        guard spec.pluginID.isEmpty || spec.pluginID == pluginID else { throw RoomError.pluginNotEnabled(spec.pluginID) }
+        guard spec.options.object?.isEmpty == true else { throw ClientRouteOptionsRefused(plugin: pluginID) }
     }
 
     /// A new guest account and its first session (`token`, made by the
@@ -106,6 +140,13 @@ extension ClientCall {
         try await throttle(.newAccount)
         return try await host.createGuestWithSession(prefix: prefix, nickname: nickname, avatar: avatar, token: token, expiresAt: expiresAt)
     }
+}
+
+/// A client route passed JSON creation data: a defect of the plugin (its
+/// `Creation` goes typed), answered as an internal error.
+public struct ClientRouteOptionsRefused: Error, CustomStringConvertible {
+    public let plugin: String
+    public var description: String { "a client route of \(plugin) passed creation data as JSON options; pass its Creation typed" }
 }
 
 /// What a plugin sees of its tenant: who it is. Not its admin keys,

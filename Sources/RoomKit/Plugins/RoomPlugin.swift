@@ -8,8 +8,9 @@ import Logging
 /// engine's: a plugin asks `RoomEngine` and returns side effects.
 public protocol RoomPlugin: Sendable {
     associatedtype Settings: Sendable
-    /// The creation data of one room (#28, item 4), decoded and checked once
-    /// from the request's `options` by `prepareRoom`, then handed typed to
+    /// The creation data of one room (#28, item 4): given typed by a client
+    /// route, or decoded once from the admin API's `options`
+    /// (`creation(from:)`); checked by `prepareRoom`, then handed typed to
     /// `firstRows` or `roomCreated`: nothing parses it twice.
     associatedtype Creation: Sendable = NoCreation
     /// What the plugin keeps on each room (its picture, its type), set by
@@ -50,12 +51,20 @@ public protocol RoomPlugin: Sendable {
     /// style's default.
     func clientError(for error: RoomError) -> ClientError?
 
-    /// Decodes and checks the creation data (`spec.options`) and shapes the
-    /// room, before anything is written or any IM chatroom is opened, on
-    /// every create path (a client route or the admin API), and returns it
-    /// typed. Throw `RoomError.invalidOptions(field: "options.…")` for
-    /// missing or wrong data: the admin API answers 422 naming it.
-    func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> Creation
+    /// Decodes the admin API's creation data (`options`, already checked
+    /// against `creationOptions`) into the plugin's `Creation`. Only the
+    /// admin API's JSON is decoded: a client route hands its `Creation`
+    /// typed (`ClientCall.createRoom(_:creating:of:…)`, #42 item 3). Throw
+    /// `RoomError.invalidOptions(field: "options.…")` for missing or wrong
+    /// data: the admin API answers 422 naming it.
+    func creation(from options: JSONValue) throws -> Creation
+
+    /// Checks the creation data and shapes the room (its TTL, reservation,
+    /// attributes) before anything is written or any IM chatroom is opened,
+    /// on every create path, whether a route gave the data typed or the
+    /// admin API's options were decoded. It may complete `creation` with
+    /// what the room's shape decides (a deadline from the TTL in force).
+    func prepareRoom(_ spec: inout NewRoom, creation: inout Creation, settings: Settings, now: Date) throws
 
     /// Runs inside the engine's transaction that creates `room`, with its
     /// creation data: the plugin's own rows are born with the room, or the
@@ -122,6 +131,8 @@ extension RoomPlugin {
 
     public func clientError(for error: RoomError) -> ClientError? { nil }
 
+    public func prepareRoom(_ spec: inout NewRoom, creation: inout Creation, settings: Settings, now: Date) throws {}
+
     public func roomCreated(_ room: Room, creation: Creation, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func roomsClosing(_ closing: [Room], reason: CloseReason, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
@@ -145,7 +156,7 @@ extension RoomPlugin {
 
 extension RoomPlugin where Creation == NoCreation {
     /// A plugin whose rooms take no creation data.
-    public func prepareRoom(_ spec: inout NewRoom, settings: Settings, now: Date) throws -> NoCreation { NoCreation() }
+    public func creation(from options: JSONValue) throws -> NoCreation { NoCreation() }
 }
 
 /// The creation data of a plugin whose rooms take none.

@@ -18,18 +18,18 @@ public struct NewRoom: Sendable {
     public var id: RoomID?
     /// The owner is the room's first member from its creation.
     public var ownerJoins: Bool
-    /// The plugin's creation data as asked (Colyseus' `onCreate(options)`):
-    /// a client route builds it, the admin API passes the request's `options`
-    /// object; the plugin's `prepareRoom` decodes it once into its `Creation`.
+    /// The admin API's creation data as asked (Colyseus' `onCreate(options)`),
+    /// decoded once by the plugin's `creation(from:)`. A client route cannot
+    /// set it: it hands its `Creation` typed (`ClientCall.createRoom(_:creating:of:…)`).
     public var options: JSONValue
 
     /// A client route's room: its plugin is the route's (`ClientCall.createRoom`).
     public init(
         name: String, owner: AccountID, ttlSeconds: Int? = nil, capacity: Int? = nil,
-        attributes: String = "{}", reservation: Reservation? = nil, ownerJoins: Bool = false, options: JSONValue = .object([:])
+        attributes: String = "{}", reservation: Reservation? = nil, ownerJoins: Bool = false
     ) {
         self.init(pluginID: "", name: name, owner: owner, ttlSeconds: ttlSeconds, capacity: capacity, attributes: attributes,
-                  reservation: reservation, ownerJoins: ownerJoins, options: options)
+                  reservation: reservation, ownerJoins: ownerJoins, options: .object([:]))
     }
 
     public init(
