@@ -120,7 +120,7 @@ struct SealMicReads {
     /// Saves the background and tells the room, in one transaction on the live room.
     func setBackground(_ bgId: Int, room: Room, by host: AccountID) async throws {
         try await call.rooms.mutate(room.id) { tx in
-            try await tx.mergeAttributes(["bgId": .number(Double(bgId))])
+            try await tx.updateAttributes(of: SealMicPlugin.self) { $0.bgId = bgId }
             tx.emit(SealMicMessages.background(bgId, by: host, room: tx.room))
         }
     }

@@ -107,7 +107,7 @@ import Testing
             try await engine.change(room.id, in: tenant, pluginID: plugin, rows: table) { snapshot in (RoomChange<Player>(), snapshot.rows.count) }
         }
         try await run("mutate") {
-            try await engine.mutate(room.id, in: tenant, pluginID: plugin, tables: []) { tx in try await tx.mergeAttributes(["bg": 1]) }
+            try await engine.mutate(room.id, in: tenant, pluginID: plugin, tables: []) { tx in try await tx.updateAttributes(of: TestRoomsPlugin.self) { $0.bgId = 1 } }
         }
         try await run("onLockedRow") {
             _ = try await engine.onLockedRow(room.id, in: tenant, pluginID: plugin, tables: [table.name], rows: table, key: "m2", enteringAs: "m2") { row, _ in row }
@@ -177,8 +177,8 @@ import Testing
         let room = try await fixture.room()
         let before = try await engine.openRooms(tenant.id, pluginID: plugin, limit: 10)
         #expect(before.rooms.map(\.room.id) == [room.id])
-        try await engine.mutate(room.id, in: tenant, pluginID: plugin, tables: []) { tx in try await tx.mergeAttributes(["bgId": 3]) }
+        try await engine.mutate(room.id, in: tenant, pluginID: plugin, tables: []) { tx in try await tx.updateAttributes(of: TestRoomsPlugin.self) { $0.bgId = 3 } }
         let after = try await engine.openRooms(tenant.id, pluginID: plugin, limit: 10)
-        #expect(after.rooms.first?.room.attributes.contains(#""bgId": 3"#) == true, "listed: \(after.rooms.first?.room.attributes ?? "none")")
+        #expect(after.rooms.first?.room.attributes(as: TestRoomsPlugin.Look.self)?.bgId == 3, "listed: \(after.rooms.first?.room.attributes ?? "none")")
     }
 }

@@ -135,4 +135,46 @@ import Testing
         }
         #expect(try await fixture.openRooms() == 0, "nothing was written")
     }
+
+    /// A plugin whose attributes write the test plugin's `bgId` as text
+    /// (and read any object).
+    struct TextBackgroundPlugin: RoomPlugin {
+        struct Look: Codable, Sendable {
+            var bgId: String?
+
+            init(from decoder: any Decoder) throws { bgId = nil }
+        }
+
+        typealias Settings = Void
+        typealias Attributes = Look
+        var id: String { "text-background" }
+        var wire: WireProtocol { .netease }
+        var defaultPolicy: RoomPolicy { RoomPolicy(ttlSeconds: 600, capacity: 2) }
+        func readSettings(_ reader: SettingsReader) {}
+        func routes() -> [ClientRoute<Void>] { [] }
+    }
+
+    /// Attributes are changed as the plugin's own type (#42 item 3, no
+    /// untyped patch): a value the room's plugin cannot read is refused by
+    /// the engine and nothing is written.
+    @Test func attributesAreWrittenAsTheRoomsPluginsType() async throws {
+        let fixture = try await EngineFixture()
+        let engine = fixture.engine, tenant = fixture.tenant, plugin = TestRoomsPlugin.pluginID
+        let room = try await fixture.room()
+        try await engine.mutate(room.id, in: tenant, pluginID: plugin, tables: []) { tx in
+            try await tx.updateAttributes(of: TestRoomsPlugin.self) { $0.bgId = 2 }
+            #expect(tx.room.attributes(as: TestRoomsPlugin.Look.self)?.bgId == 2, "the transaction's room shows its own change")
+            try await tx.updateAttributes(of: TestRoomsPlugin.self) { $0.bgId = ($0.bgId ?? 0) + 1 }
+        }
+        #expect(try await engine.store.room(tenant.id, room.id)?.attributes(as: TestRoomsPlugin.Look.self)?.bgId == 3)
+
+        let refusal = await #expect(throws: (any Error).self) {
+            try await engine.mutate(room.id, in: tenant, pluginID: plugin, tables: []) { tx in
+                try await tx.updateAttributes(of: TextBackgroundPlugin.self) { $0.bgId = "blue" }
+            }
+        }
+        #expect(String(describing: refusal).contains("set room attributes that do not decode"), "\(String(describing: refusal))")
+        let stored = try #require(try await engine.store.room(tenant.id, room.id))
+        #expect(stored.attributes(as: TestRoomsPlugin.Look.self)?.bgId == 3, "refused, nothing written: \(stored.attributes)")
+    }
 }

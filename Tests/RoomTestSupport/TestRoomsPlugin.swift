@@ -7,6 +7,13 @@ import RoomCore
 public struct TestRoomsPlugin: RoomPlugin {
     public static let pluginID = "test-rooms"
 
+    /// What its rooms keep: a background a test may set (as SealMic's).
+    public struct Look: Codable, Sendable, Equatable {
+        public var bgId: Int?
+    }
+
+    public typealias Attributes = Look
+
     public struct Settings: Sendable {
         public var greeting: String
     }

@@ -21,9 +21,10 @@ extension RoomEngine {
             let connection = writes.connection
             guard let room = try await writes.lockRoomBumpingVersion(tenant.id, roomID), room.pluginID == pluginID else { throw RoomError.notFound }
             guard RoomLifecycle.isLive(room, now) else { throw RoomError.closed }
+            let bound = try plugin(room.tenantID, room.pluginID)
             let transaction = RoomTransaction(
                 room: room, tables: PostgresTableRunner.transaction(connection, tenantID: room.tenantID, tables: tables, logger: database.logger),
-                now: now, logger: database.logger, writes: LockedRoomWrites(writes: writes))
+                now: now, logger: database.logger, writes: LockedRoomWrites(writes: writes, plugin: bound))
             let result = try await body(transaction)
             try await writes.enqueue(transaction.effects, tenantID: tenant.id, now: now)
             return result
@@ -47,12 +48,15 @@ extension RoomEngine {
 /// A `RoomTransaction`'s reads and writes of the locked room, on its connection.
 struct LockedRoomWrites: RoomTransactionWrites {
     let writes: RoomWrites
+    /// The room's plugin: its `Attributes` must read what is written.
+    let plugin: BoundPlugin
 
     func joined(_ room: Room, among accounts: [AccountID]) async throws -> Set<AccountID> {
         try await writes.joined(room, among: accounts)
     }
 
-    func mergeAttributes(_ room: Room, patch: [String: JSONValue]) async throws {
-        try await writes.mergeAttributes(room, patch: JSONValue.object(patch).jsonText)
+    func setAttributes(_ room: Room, text: String) async throws {
+        guard plugin.decodeAttributes(text) != nil else { throw PluginAttributesInvalid(plugin: plugin.id, type: "its Attributes") }
+        try await writes.setAttributes(room, text: text)
     }
 }

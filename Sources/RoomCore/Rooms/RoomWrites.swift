@@ -66,9 +66,11 @@ extension RoomWrites {
         return Set(try rows.decode(String.self))
     }
 
-    func mergeAttributes(_ room: Room, patch: String) async throws {
+    /// The room's whole attributes, under its lock (`mutate`): what a
+    /// plugin changed of its typed `Attributes`.
+    func setAttributes(_ room: Room, text: String) async throws {
         try await connection.run("""
-            UPDATE rooms SET attributes = attributes || \(patch)::jsonb, version = version + 1
+            UPDATE rooms SET attributes = \(text)::jsonb, version = version + 1
             WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id)
             """, logger: logger)
         // A list shows the attributes (SealMic's `bgId`).
