@@ -317,9 +317,16 @@ import Testing
             #expect(try await http.form("/t/\(tenant)/test-rooms/room/join", "sid=guest&roomId=\(room)")["code"]?.int64 == 200)
             let kick = try await http.post("/admin/v1/tenants/\(tenant)/rooms/\(room)/members/guest/kick", key: fixture.operatorKey, json: "{}")
             #expect(kick.status == .ok, "\(kick.text)")
+            #expect(try await http.form("/t/\(tenant)/test-rooms/room/dissolve", "sid=host&roomId=\(room)")["code"]?.int64 == 200)
             let metrics = try await http.get("/metrics").text
             // #42: one vocabulary: a kick is `kicked` in the metrics as on the timeline (it was `banned`).
             #expect(metrics.contains(#"roomkeeper_room_transitions_total{kind="kicked",plugin="test-rooms"}"#), "the kick counted as a kick under the room's plugin")
+            // A close is `closed` as on the timeline, its reason beside it (it was counted as kind "dissolved").
+            #expect(metrics.contains(#"roomkeeper_room_transitions_total{kind="closed",reason="dissolved",plugin="test-rooms"}"#),
+                    "the dissolve counted as the timeline's close")
+            let kinds = Set(metrics.split(separator: "\n").filter { $0.hasPrefix("roomkeeper_room_transitions_total{") }
+                .compactMap { $0.firstMatch(of: /kind="([^"]+)"/).map { String($0.1) } })
+            #expect(kinds.isSubset(of: Set(RoomEventKind.engine.map(\.stored))), "every kind is an event kind: \(kinds)")
             #expect(!metrics.contains(#"plugin="admin""#) && !metrics.contains(#"plugin="sweeper""#), "no label names a caller instead of a plugin")
         }
     }

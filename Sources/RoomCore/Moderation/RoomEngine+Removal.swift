@@ -37,7 +37,7 @@ extension RoomEngine {
             let removed = try await commitStatement { statement in
                 let removed = try await writeRemoval(removal.rows, read: read, of: room, account: account, hadJoined: hadJoined, reason: reason,
                                                      by: actor, in: tenant, audited: audited, now: now, on: statement)
-                if removed { statement.ledger.record(RoomEventKind.kicked.stored, [room]) }
+                if removed { statement.ledger.record(RoomTransition(.kicked), [room]) }
                 return removed
             }
             if removed { return .removed(room) }

@@ -26,9 +26,10 @@ final class RoomLedger: Sendable {
 
     private let entries = Mutex(Entries())
 
-    /// A transition (`created`, `joined`, `dissolved`…) of `rooms`, counted
-    /// in `roomkeeper_room_transitions_total`; their lists are forgotten.
-    func record(_ transition: String, _ rooms: [Room]) {
+    /// A transition (`created`, `joined`, `closed` as dissolved…) of
+    /// `rooms`, counted in `roomkeeper_room_transitions_total`; their lists
+    /// are forgotten.
+    func record(_ transition: RoomTransition, _ rooms: [Room]) {
         guard !rooms.isEmpty else { return }
         entries.withLock { $0.counted.append(RoomCommitted(transition, rooms)) }
     }
@@ -136,15 +137,15 @@ extension RoomEngine {
 extension RoomEngine {
     /// After a commit: every list the write touched and every room it
     /// changed (`RecentRooms`) are forgotten on this instance (the others hear the rooms trigger's NOTIFY), and each
-    /// transition is counted under one label scheme, `kind` the transition
-    /// and `plugin` the room's own plugin (the caller's, "admin" and
-    /// "sweeper" were mixed in before).
+    /// transition is counted under one label scheme, `kind` the event kind
+    /// (`reason` a close's) and `plugin` the room's own plugin (the
+    /// caller's, "admin" and "sweeper" were mixed in before).
     fileprivate func committed(_ changes: [RoomCommitted]) {
         var lists = Set<RoomListCache.Key>()
         for change in changes where !change.rooms.isEmpty {
             if let transition = change.transition {
                 for (plugin, rooms) in Dictionary(grouping: change.rooms, by: \.pluginID) {
-                    Self.transitions.increment(kind: transition, plugin: plugin, by: rooms.count)
+                    Self.transitions.increment(transition, plugin: plugin, by: rooms.count)
                 }
             }
             guard change.listed else { continue }

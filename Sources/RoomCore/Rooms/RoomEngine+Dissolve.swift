@@ -58,7 +58,7 @@ extension RoomEngine {
         let guess = SessionGuess(tokenHash: key.tokenHash, pluginID: pluginID, accid: account.accid)
         let closed = try await commitStatement { statement in
             let closed = try await close.closeGuarded(version: seen.version, caller: guess, on: statement)
-            if closed { statement.ledger.record(Self.name(of: decision), [room]) }
+            if closed, let transition = Self.counted(decision) { statement.ledger.record(transition, [room]) }
             return closed
         }
         guard closed else {
@@ -96,7 +96,7 @@ extension RoomEngine {
                                   webhooks: { [tenants] in tenants($0)?.webhooks ?? [] }, chatrooms: tenant.chatroomsInRoomDatabase)
             let closed = try await commitStatement { statement in
                 let closed = try await close.closeGuarded(version: read.version, on: statement)
-                if closed { statement.ledger.record(Self.name(of: decision), [room]) }
+                if closed, let transition = Self.counted(decision) { statement.ledger.record(transition, [room]) }
                 return closed
             }
             if closed { return Self.room(room, after: decision, now: now) }

@@ -49,9 +49,9 @@ extension RoomEngine {
                 try await writes.events(closing[.lapsed] ?? [], kind: .reservationLapsed, actor: .system, detail: ["action": "close"], at: now)
                 for (reason, rooms) in closing.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                     try await self.closeRooms(rooms, reason: reason, actor: .system, writes: writes, now: now)
-                    writes.ledger.record(reason.rawValue, rooms)
+                    writes.ledger.record(.closed(reason), rooms)
                 }
-                writes.ledger.record("released", released)
+                writes.ledger.record(RoomTransition(.reservationLapsed), released)
                 return released.count + closing.values.map(\.count).reduce(0, +)
             }
         }

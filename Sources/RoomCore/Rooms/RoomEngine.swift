@@ -133,7 +133,7 @@ public struct RoomEngine: Sendable {
                 // No row: the guess was wrong, or the owner is banned from the tenant.
                 let born: PostgresRow? = try await commitStatement { statement in
                     guard let born = try await statement.run(birth.query, writing: [], listed: true).first else { return nil }
-                    statement.ledger.record("created", [try RoomRows.decode(born)])
+                    statement.ledger.record(RoomTransition(.created), [try RoomRows.decode(born)])
                     return born
                 }
                 guard let born else {
@@ -147,7 +147,7 @@ public struct RoomEngine: Sendable {
                     try await writes.checkRoomLimits(tenant.id, pluginID: spec.pluginID, owner: spec.owner, policy: enabled.policy, now: now)
                     guard let born = try await writes.connection.run(birth.query, logger: database.logger).collect().first else { throw RoomError.banned }
                     let room = try RoomRows.decode(born)
-                    writes.ledger.record("created", [room])
+                    writes.ledger.record(RoomTransition(.created), [room])
                     if firstRows == nil {
                         let parts = HookParts(writes: writes, tenantID: tenant.id, now: now, actor: actor, logger: database.logger)
                         try await writes.enqueue(try await creation.created(room, parts), tenantID: tenant.id, now: now)
@@ -287,8 +287,7 @@ public struct RoomEngine: Sendable {
             let messages = try await apply(writes, snapshot.room, decision, hook)
             try await writes.enqueue(messages, tenantID: tenant.id, now: now)
             let room = Self.room(snapshot.room, after: decision, now: now)
-            let kind = counted?.stored ?? Self.name(of: decision)
-            if kind != "none" { writes.ledger.record(kind, [room]) }
+            if let transition = counted.map(RoomTransition.init) ?? Self.counted(decision) { writes.ledger.record(transition, [room]) }
             return room
         }
     }
@@ -337,16 +336,17 @@ public struct RoomEngine: Sendable {
         }
     }
 
-    static func name(of transition: RoomLifecycle.Transition) -> String {
+    /// A decision as the timeline names it; nil when nothing changed.
+    static func counted(_ transition: RoomLifecycle.Transition) -> RoomTransition? {
         switch transition {
-        case .join: "joined"
-        case .alreadyJoined, .nothing: "none"
-        case .leave: "left"
-        case .ban: "banned"
-        case .reserve: "reserved"
-        case .close(let reason): reason.rawValue
-        case .releaseReservation: "released"
-        case .extend: "extended"
+        case .join: RoomTransition(.joined)
+        case .alreadyJoined, .nothing: nil
+        case .leave: RoomTransition(.left)
+        case .ban: RoomTransition(.banned)
+        case .reserve: RoomTransition(.reserved)
+        case .close(let reason): .closed(reason)
+        case .releaseReservation: RoomTransition(.reservationLapsed)
+        case .extend: RoomTransition(.extended)
         }
     }
 

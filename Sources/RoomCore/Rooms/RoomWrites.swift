@@ -148,7 +148,7 @@ extension RoomWrites {
             FROM unnest(\(joined.map { Actor.account($0.account).description })::text[], \(details)::text[]) WITH ORDINALITY AS u(a, d, n)
             ORDER BY n
             """, logger: logger)
-        ledger.record("joined", Array(repeating: room, count: joined.count))
+        ledger.record(RoomTransition(.joined), Array(repeating: room, count: joined.count))
     }
 
     func removeMember(_ room: Room, _ account: AccountID, status: MemberStatus, wasJoined: Bool, now: Date) async throws {
