@@ -107,6 +107,60 @@ private struct NoDeliverer: OutboxDeliverer {
         }
     }
 
+    /// The operator follows every tenant's audit log across cells (#43):
+    /// `after` keeps a position per cell, so a row new in the first cell is
+    /// found after the second cell's rows were read. Before, the cursor was
+    /// one id, in the second cell's range, and the first cell's new rows,
+    /// drawn from a lower range, were never returned.
+    @Test func theOperatorFollowsTheAuditLogOfEveryCell() async throws {
+        let fixture = try await ServerFixture()
+        let home = fixture.database
+        try await Self.withSecondCell { second in
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            let stays = fixture.id(0), placed = fixture.id(1)
+            try await cells.place(placed, in: "cell2", home: home)
+            try await cells.load(from: home)
+            try await fixture.live(database: home.routed(by: cells)) { http in
+                func kick(_ index: Int, _ account: String) async throws {
+                    let tenant = fixture.id(index)
+                    let created = try await http.post("/admin/v1/tenants/\(tenant)/rooms", key: fixture.key(index),
+                                                      json: #"{"plugin":"test-rooms","name":"Lobby","owner":"alice","ttlSeconds":600}"#)
+                    let room = try #require(created.json["id"]?.int64, "\(created.text)")
+                    let kicked = try await http.post("/admin/v1/tenants/\(tenant)/rooms/\(room)/members/\(account)/kick", key: fixture.key(index), json: "{}")
+                    #expect(kicked.status == .ok, "\(kicked.text)")
+                }
+                func follow(_ cursor: String) async throws -> (rows: [(tenant: String?, target: String)], next: String) {
+                    let page = try await http.get("/admin/v1/audit?after=\(cursor)&limit=200", key: fixture.operatorKey)
+                    #expect(page.status == .ok, "\(page.text)")
+                    let rows = (page.json["items"]?.arrayValue ?? []).map { ($0["tenant"]?.string, ($0["target"]?.string ?? "") + "#" + ($0["id"]?.string ?? "")) }
+                    let ids = (page.json["items"]?.arrayValue ?? []).compactMap { $0["id"]?.string.flatMap { Int64($0) } }
+                    #expect(ids == ids.sorted(), "oldest first")
+                    return (rows, try #require(page.json["nextCursor"]?.string, "\(page.text)"))
+                }
+                try await kick(1, "first-in-cell2")
+                // Start where the newest-first page stands: its newest id is the second cell's.
+                let newest = try await http.get("/admin/v1/audit?limit=1", key: fixture.operatorKey)
+                let start = try #require(newest.json["items"]?.arrayValue?.first?["id"]?.string, "\(newest.text)")
+                #expect((Int64(start) ?? 0) >= Cells.idRangeStart(index: 1), "the newest id is of the second cell's range: \(start)")
+                let caughtUp = try await follow(start)
+                #expect(caughtUp.rows.allSatisfy { !$0.target.contains("first-in-cell2") }, "nothing before the cursor again: \(start) \(caughtUp)")
+                #expect(caughtUp.next.split(separator: ".").count == 2, "a position a cell: \(caughtUp.next)")
+
+                try await kick(0, "new-in-cell1")
+                let first = try await follow(caughtUp.next)
+                #expect(first.rows.contains { $0.tenant == stays && $0.target.contains("new-in-cell1") }, "the first cell's new row: \(first.rows)")
+                try await kick(1, "new-in-cell2")
+                let then = try await follow(first.next)
+                #expect(then.rows.contains { $0.tenant == placed && $0.target.contains("new-in-cell2") }, "the second cell's new row: \(then.rows)")
+                #expect(!then.rows.contains { $0.target.contains("new-in-cell1") }, "each row once: \(then.rows)")
+
+                let tooMany = try await http.get("/admin/v1/audit?after=1.2.3", key: fixture.operatorKey)
+                #expect(tooMany.status == .badRequest || tooMany.status == .unprocessableContent, "\(tooMany.text)")
+                #expect(tooMany.json["field"]?.string == "after", "\(tooMany.text)")
+            }
+        }
+    }
+
     /// The instance's own work runs once per cell (`InCell`): a tenant of
     /// the second cell gets its side effects delivered by that cell's
     /// outbox dispatcher and its expired room closed by that cell's sweep.

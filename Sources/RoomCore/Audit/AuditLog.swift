@@ -85,6 +85,60 @@ public struct AuditLog: Sendable {
         }
     }
 
+    /// Follows every tenant's log across cells (#43) from `cursor`: each
+    /// cell is read after its own position, oldest first, only the ids of
+    /// its own range (a moved tenant's copied rows were followed in the
+    /// cell they were written in), and the page takes the lowest ids of all.
+    /// The next cursor moves each cell's position past what the page
+    /// returned of it, so a row new in an earlier cell is found after a
+    /// later cell's were read (one cursor id hid it before: ids order the
+    /// cells one after another, not in time).
+    public func follow(_ filter: Filter, from cursor: AuditFollowCursor) async throws -> (entries: [AuditEntry], next: AuditFollowCursor) {
+        let cellCount = database.cells?.names.count ?? 1
+        guard cursor.positions.count <= cellCount else { throw AuditCursorInvalid() }
+        var positions: [Int64] = []
+        for index in 0..<cellCount {
+            positions.append(try await position(of: index, from: cursor))
+        }
+        var read: [[AuditEntry]] = []
+        for index in 0..<cellCount {
+            var inCell = filter
+            inCell.after = positions[index]
+            inCell.before = min(filter.before ?? Int64.max, AuditFollowCursor.rangeEnd(index))
+            read.append(try await LeaseOwner.$cell.withValue(cellName(index)) { try await entriesInCell(inCell) })
+        }
+        let page = Array(read.joined().sorted { $0.id < $1.id }.prefix(filter.limit))
+        var next = positions
+        for entry in page {
+            let cell = AuditFollowCursor.cell(of: entry.id)
+            if cell < next.count { next[cell] = max(next[cell], entry.id) }
+        }
+        return (page, AuditFollowCursor(positions: next))
+    }
+
+    /// Cell `index`'s position: the cursor's, or, from a bare id (one
+    /// position: a row's id, as the newest-first page shows it), the start
+    /// of a later cell's range, and for an earlier cell the last row it
+    /// holds now (the bare id came after it in id order).
+    private func position(of index: Int, from cursor: AuditFollowCursor) async throws -> Int64 {
+        let start = AuditFollowCursor.rangeStart(index) - 1
+        guard cursor.positions.count == 1 else { return max(index < cursor.positions.count ? cursor.positions[index] : start, start) }
+        let bare = cursor.positions[0]
+        guard bare >= AuditFollowCursor.rangeEnd(index) else { return max(bare, start) }
+        let cell = cellName(index)
+        return try await LeaseOwner.$cell.withValue(cell) {
+            try await database.query("""
+                -- cross-tenant: the last row of every tenant in this cell, where a follower of the whole log starts
+                SELECT coalesce(max(audit_id), \(start)) FROM audit_log
+                WHERE audit_id > \(start) AND audit_id < \(AuditFollowCursor.rangeEnd(index))
+                """).decode(Int64.self).first ?? start
+        }
+    }
+
+    private func cellName(_ index: Int) -> String? {
+        database.cells.flatMap { index < $0.names.count ? $0.names[index] : nil }
+    }
+
     private func entriesInCell(_ filter: Filter) async throws -> [AuditEntry] {
         let action = filter.action, actor = filter.actor, limit = filter.limit
         let rows: [PostgresRow]
@@ -141,3 +195,36 @@ public struct AuditStamp: Sendable {
         keep = tenant.retention.audit
     }
 }
+
+/// Where a follower of every cell's audit log stands (#43): one position
+/// per cell, in the cells' order, as text `p0.p1…` (one cell: a bare id, as
+/// before cells). A cell's ids are drawn from a range of its own
+/// (`Cells.idRangeStart`), so a position names a place in one cell only.
+public struct AuditFollowCursor: Sendable, Equatable {
+    public var positions: [Int64]
+
+    public init(positions: [Int64]) {
+        self.positions = positions
+    }
+
+    /// `text` as `nextCursor` gave it; nil when it is not one.
+    public init?(text: Substring) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...16).contains(parts.count) else { return nil }
+        var positions: [Int64] = []
+        for part in parts {
+            guard (1...18).contains(part.count), part.allSatisfy({ ("0"..."9").contains($0) }), let value = Int64(part) else { return nil }
+            positions.append(value)
+        }
+        self.positions = positions
+    }
+
+    public var text: String { positions.map(String.init).joined(separator: ".") }
+
+    static func rangeStart(_ cell: Int) -> Int64 { Cells.idRangeStart(index: cell) }
+    static func rangeEnd(_ cell: Int) -> Int64 { Cells.idRangeStart(index: cell + 1) }
+    static func cell(of id: Int64) -> Int { Int(id >> 48) }
+}
+
+/// An `after` that names more cells than the deployment has.
+public struct AuditCursorInvalid: Error {}

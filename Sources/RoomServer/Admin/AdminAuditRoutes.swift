@@ -29,15 +29,27 @@ extension AdminAPI {
     /// tenant's log say what it did, not with which key or from where (#41).
     private func auditPage(_ scope: AuditLog.Filter.Tenants, _ request: Request, operatorShown: Bool) async throws -> Page<AuditDTO> {
         let query = request.uri.queryParameters
-        let after = try Self.cursor(query.get("after"), field: "after")
+        let after = scope == .all ? nil : try Self.cursor(query.get("after"), field: "after")
         let before = try Self.cursor(query.get("before"), field: "before")
         let action = query.get("action").map { String($0) }
         if let action, !TextRules.fits(action, 1...64) { throw Problem.invalid("action", "must be 1-64 characters") }
         let actor = query.get("actor").map { String($0) }
         if let actor, !TextRules.fits(actor, 1...140) { throw Problem.invalid("actor", "must be 1-140 characters") }
         let limit = try Self.limit(query.get("limit"))
-        let rows = try await AuditLog(database: services.database)
-            .entries(.init(tenants: scope, action: action, actor: actor, after: after, before: before, limit: limit + 1))
+        let log = AuditLog(database: services.database)
+        if scope == .all, let text = query.get("after") {
+            // Every tenant's log, followed across cells (#43): one position a cell.
+            guard let cursor = AuditFollowCursor(text: Substring(text)) else { throw Problem.invalid("after", "must be a cursor from nextCursor") }
+            let filter = AuditLog.Filter(tenants: .all, action: action, actor: actor, before: before, limit: limit)
+            let followed: (entries: [AuditEntry], next: AuditFollowCursor)
+            do {
+                followed = try await log.follow(filter, from: cursor)
+            } catch is AuditCursorInvalid {
+                throw Problem.invalid("after", "must be a cursor from nextCursor: it names more cells than this deployment has")
+            }
+            return Page(items: followed.entries.map { AuditDTO($0, operatorShown: operatorShown) }, nextCursor: followed.next.text)
+        }
+        let rows = try await log.entries(.init(tenants: scope, action: action, actor: actor, after: after, before: before, limit: limit + 1))
         let items = Array(rows.prefix(limit))
         // Following the log, the cursor is always the last row read (a poller
         // keeps it and asks again); paging back, it is there while more remain.

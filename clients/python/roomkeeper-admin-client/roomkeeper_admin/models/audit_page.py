@@ -26,8 +26,9 @@ class AuditPage:
     """ 
         Attributes:
             items (list[AuditEntry]):
-            next_cursor (None | str): With `after`: the last row's cursor, to pass as the next `after` (the same cursor when
-                nothing new came). Without: pass as `before` for older rows; null on the last page.
+            next_cursor (None | str): With `after`: the cursor to pass as the next `after` (the last row's id; in the
+                operator's log of every tenant, a position per cell; the same cursor when nothing new came). Without: pass as
+                `before` for older rows; null on the last page.
      """
 
     items: list[AuditEntry]

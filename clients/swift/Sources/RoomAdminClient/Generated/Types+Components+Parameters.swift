@@ -34,6 +34,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/auditBefore`.
         public typealias AuditBefore = Swift.String
+        /// Rows after this cursor, oldest first (up to `before`, if given): a row's id to start, then each answer's `nextCursor`, which keeps a position per cell (`p0.p1…`), so rows new in any cell are found
+        ///
+        /// - Remark: Generated from `#/components/parameters/auditFollowAfter`.
+        public typealias AuditFollowAfter = Swift.String
         /// - Remark: Generated from `#/components/parameters/ban`.
         public typealias Ban = Swift.Int64
         /// `nextCursor` of the previous page

@@ -653,7 +653,7 @@ extension Components {
         public struct AuditPage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/AuditPage/items`.
             public var items: [Components.Schemas.AuditEntry]
-            /// With `after`: the last row's cursor, to pass as the next `after` (the same cursor when nothing new came). Without: pass as `before` for older rows; null on the last page.
+            /// With `after`: the cursor to pass as the next `after` (the last row's id; in the operator's log of every tenant, a position per cell; the same cursor when nothing new came). Without: pass as `before` for older rows; null on the last page.
             ///
             /// - Remark: Generated from `#/components/schemas/AuditPage/nextCursor`.
             public var nextCursor: Swift.String?
@@ -661,7 +661,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - items:
-            ///   - nextCursor: With `after`: the last row's cursor, to pass as the next `after` (the same cursor when nothing new came). Without: pass as `before` for older rows; null on the last page.
+            ///   - nextCursor: With `after`: the cursor to pass as the next `after` (the last row's id; in the operator's log of every tenant, a position per cell; the same cursor when nothing new came). Without: pass as `before` for older rows; null on the last page.
             public init(
                 items: [Components.Schemas.AuditEntry],
                 nextCursor: Swift.String? = nil

@@ -32,10 +32,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/admin/v1/audit/GET/query/tenant`.
                 public var tenant: Swift.String?
-                /// Rows after this cursor, oldest first (up to `before`, if given)
+                /// Rows after this cursor, oldest first (up to `before`, if given): a row's id to start, then each answer's `nextCursor`, which keeps a position per cell (`p0.p1…`), so rows new in any cell are found
                 ///
                 /// - Remark: Generated from `#/paths/admin/v1/audit/GET/query/after`.
-                public var after: Components.Parameters.AuditAfter?
+                public var after: Components.Parameters.AuditFollowAfter?
                 /// Rows before this cursor: newest first, or with `after` the end of the range
                 ///
                 /// - Remark: Generated from `#/paths/admin/v1/audit/GET/query/before`.
@@ -54,14 +54,14 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - tenant: only this tenant's rows
-                ///   - after: Rows after this cursor, oldest first (up to `before`, if given)
+                ///   - after: Rows after this cursor, oldest first (up to `before`, if given): a row's id to start, then each answer's `nextCursor`, which keeps a position per cell (`p0.p1…`), so rows new in any cell are found
                 ///   - before: Rows before this cursor: newest first, or with `after` the end of the range
                 ///   - action: Only this action (`room.create`, `member.kick`, `tenant.ban`, …)
                 ///   - actor: Only this actor (`operator`, `tenant-admin`, `key:<id> (<label>)`, `account:<id>`) or key fingerprint
                 ///   - limit:
                 public init(
                     tenant: Swift.String? = nil,
-                    after: Components.Parameters.AuditAfter? = nil,
+                    after: Components.Parameters.AuditFollowAfter? = nil,
                     before: Components.Parameters.AuditBefore? = nil,
                     action: Components.Parameters.AuditAction? = nil,
                     actor: Components.Parameters.AuditActor? = nil,
