@@ -177,24 +177,28 @@ struct QuizWrites {
 /// answer's first-wins is its player's row, so a duplicate sent twice at
 /// once is judged as a duplicate, never as a second answer.
 struct PlayerRow: RoomRow {
-    static let table = RoomRowTable<PlayerRow>(name: "quiz_players", key: "accid", columns: ["accid", "status", "revives", "answered"], stamp: nil)
+    static let table = RoomRowTable<PlayerRow>(name: "quiz_players", key: .accid, stamp: nil)
+
+    /// The row's columns: what `table` reads and writes.
+    enum Column: String, CodingKey, CaseIterable {
+        case accid, status, revives, answered
+    }
 
     let accid: AccountID
     let player: QuizPlayer
 
-    init(columns: [String: JSONValue]) throws {
-        guard let accid = columns["accid"]?.string, let revives = columns["revives"]?.int64, let answered = columns["answered"]?.int64 else {
-            throw PlayerRowUnreadable()
-        }
-        self.accid = accid
-        player = QuizPlayer(status: columns["status"]?.string.flatMap(QuizPlayer.Status.init(rawValue:)) ?? .out, revives: Int(revives),
-                            answered: Int(answered))
+    init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: Column.self)
+        accid = try row.decode(String.self, forKey: .accid)
+        player = QuizPlayer(status: QuizPlayer.Status(rawValue: try row.decode(String.self, forKey: .status)) ?? .out,
+                            revives: try row.decode(Int.self, forKey: .revives), answered: try row.decode(Int.self, forKey: .answered))
     }
 
-    var columns: [String: JSONValue] {
-        ["accid": .string(accid), "status": .string(player.status.rawValue), "revives": .number(Double(player.revives)),
-         "answered": .number(Double(player.answered))]
+    func encode(to encoder: any Encoder) throws {
+        var row = encoder.container(keyedBy: Column.self)
+        try row.encode(accid, forKey: .accid)
+        try row.encode(player.status.rawValue, forKey: .status)
+        try row.encode(player.revives, forKey: .revives)
+        try row.encode(player.answered, forKey: .answered)
     }
 }
-
-struct PlayerRowUnreadable: Error {}

@@ -3,7 +3,7 @@ import RoomKit
 /// One of a room's mic positions. Stored as facts (holder, locked, muted);
 /// the clients' state bits are derived, so leaving a position can never
 /// keep its occupied bit (a defect of the original).
-public struct MicPosition: Sendable, Equatable {
+public struct MicPosition: Sendable, Equatable, Codable {
     public var position: Int
     public var holder: AccountID?
     public var locked: Bool
@@ -12,6 +12,11 @@ public struct MicPosition: Sendable, Equatable {
     /// Who muted the holder in the room (#29: `admin`, `account:<host>`)
     /// while that mute is in force; it goes with the holder.
     public var mutedBy: String?
+
+    /// The columns of its row (`MicPositionStore.table`), in order.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case position, holder = "user_id", locked, muted, mutedBy = "muted_by"
+    }
 
     public init(position: Int, holder: AccountID? = nil, locked: Bool = false, muted: Bool = false, mutedBy: String? = nil) {
         self.position = position

@@ -90,7 +90,9 @@ import Testing
             let files = try manager.contentsOfDirectory(at: plugin, includingPropertiesForKeys: nil).filter { $0.pathExtension == "swift" }
             let stores = files.map(\.lastPathComponent).filter { $0.hasSuffix("Store.swift") }
             #expect(stores.count == 1, "\(plugin.lastPathComponent) has one store: \(stores)")
-            let sending = try files.filter { try String(contentsOf: $0, encoding: .utf8).contains("tables.query(") }.map(\.lastPathComponent)
+            // A statement is sent by `tables.query(…)`, or by a row table's `tables.rows(of:…)` and `tables.save(…)`.
+            let sends = try Regex(#"tables\.(query|rows|save)\("#)
+            let sending = try files.filter { try String(contentsOf: $0, encoding: .utf8).contains(sends) }.map(\.lastPathComponent)
             #expect(sending == stores, "\(plugin.lastPathComponent) sends its statements from its store only: \(sending)")
         }
     }

@@ -55,12 +55,9 @@ import Testing
 
     struct Refused: Error {}
     struct Player: RoomRow, Equatable {
+        typealias Column = CodingKeys
+        enum CodingKeys: String, CodingKey, CaseIterable { case accid }
         let accid: String
-        init(columns: [String: JSONValue]) throws {
-            guard case .string(let accid)? = columns["accid"] else { throw Refused() }
-            self.accid = accid
-        }
-        var columns: [String: JSONValue] { ["accid": .string(accid)] }
     }
 
     /// Each write entry point, run once; the statements that wrote a room or
@@ -73,7 +70,7 @@ import Testing
         let sid = try await accounts.openSession(tenant.id, accid: guest.accid, pluginID: plugin, ttlSeconds: 600).sid
         let caller = CallerSession(sid: sid, refusal: Refused())
         // A table of rows per room the test database has (live-quiz's), read by the engine only.
-        let table = RoomRowTable<Player>(name: "quiz_players", key: "accid", columns: ["accid"], stamp: nil)
+        let table = RoomRowTable<Player>(name: "quiz_players", key: .accid, stamp: nil)
         let room = try await fixture.room(owner: "host")
         let other = try await fixture.room(owner: "host2", ttl: 60)
 

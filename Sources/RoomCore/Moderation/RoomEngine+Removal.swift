@@ -78,7 +78,7 @@ extension RoomEngine {
                 INSERT INTO room_members (tenant_id, room_id, accid, status, joined_at, updated_at)
                 SELECT v.tenant_id, v.room_id, \(account), 'left', \(now), \(now) FROM v WHERE \(hadJoined)
                 ON CONFLICT (tenant_id, room_id, accid) DO UPDATE SET status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
-            )\(rowsUpsert: change.rows, into: rows.table, from: "v"), timeline AS (
+            )\(rowsUpsert: try RowsUpsert(change.rows, into: rows.table), from: "v"), timeline AS (
                 \(timelineInsert: outbox, at: now, onlyIf: "v")
             ), queued AS (
                 \(outboxInsert: outbox, at: now, onlyIf: "v")

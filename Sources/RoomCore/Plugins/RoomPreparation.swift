@@ -44,6 +44,7 @@ struct PreparedCreation: Sendable {
             guard let rows = plugin.firstRows(of: spec, creation: prepared, settings: settings) else { return nil }
             // As for a change's rows (EngineRooms.change): the plugin's own tables only.
             if let table = rows.table, !tables.contains(table) { throw TableStatementRefused(reason: "\(table) is not one of the plugin's tables") }
+            if let failure = rows.encodingFailure { throw TableStatementRefused(reason: failure) }
             return rows
         }
         created = { room, parts in try await plugin.roomCreated(room, creation: prepared, hook: parts.context(of: plugin, settings: settings)) }

@@ -54,16 +54,17 @@ extension RoomEngine {
         var joinedCount = 0
         var mutedBy: [AccountID: String] = [:]
         var banned: Set<AccountID> = []
-        /// The plugin's rows as read, each a JSON object (`rows(of:)` types them).
-        var rowObjects: [JSONValue] = []
+        /// The plugin's rows as read, a JSON array of objects (`rows(of:)` types them).
+        var rowsText = "[]"
         var joined: Set<AccountID> = []
         var caller: Account?
 
         func rows<Row: RoomRow>(of table: RoomRowTable<Row>?) throws -> [Row] {
             guard let table else { return [] }
-            return try rowObjects.map { object in
-                guard case .object(let columns) = object else { throw RowsUnreadable(table: table.name) }
-                return try Row(columns: columns)
+            do {
+                return try Row.decoded(fromJSONArray: rowsText)
+            } catch {
+                throw RowsUnreadable(table: table.name)
             }
         }
     }
@@ -154,8 +155,7 @@ extension RoomEngine {
         read.mutedBy = (JSONValue.parse(try cells[26].decode(String.self))?.object ?? [:]).compactMapValues(\.string)
         read.joined = Set(try cells[19].decode([String].self))
         read.banned = Set(try cells[28].decode([String].self))
-        guard case .array(let objects)? = JSONValue.parse(try cells[18].decode(String.self)) else { throw RowsUnreadable(table: read.room?.pluginID ?? "the plugin's") }
-        read.rowObjects = objects
+        read.rowsText = try cells[18].decode(String.self)
         return read
     }
 
@@ -173,7 +173,7 @@ extension RoomEngine {
                 UPDATE rooms SET version = version + 1
                 WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND version = \(version) AND state = 'open'
                 RETURNING tenant_id, room_id, \(now)::timestamptz AS at
-            )\(rowsUpsert: change.rows, into: table, from: "v"), timeline AS (
+            )\(rowsUpsert: try RowsUpsert(change.rows, into: table), from: "v"), timeline AS (
                 \(timelineInsert: outbox, at: now, onlyIf: "v")
             ), queued AS (
                 \(outboxInsert: outbox, at: now, onlyIf: "v")
@@ -185,16 +185,31 @@ extension RoomEngine {
         return written == 1
     }
 
-    /// One row per key, the last saved: one statement may not write a row twice.
-    static func lastByKey<Row: RoomRow>(_ rows: [Row], key: String) -> [Row] {
-        var order: [String] = []
-        var last: [String: Row] = [:]
-        for row in rows {
-            let value = (row.columns[key] ?? .null).jsonText
-            if last[value] == nil { order.append(value) }
-            last[value] = row
+}
+
+/// A change's rows as one statement writes them: each row's columns
+/// encoded once, one row per key (the last saved, in the order its key was
+/// first saved: one statement may not write a row twice).
+struct RowsUpsert {
+    let table: (name: String, key: String, columns: [String], stamp: String?)?
+    let json: String
+
+    init<Row: RoomRow>(_ rows: [Row], into table: RoomRowTable<Row>?) throws {
+        guard let table, !rows.isEmpty else {
+            self.table = nil
+            json = "[]"
+            return
         }
-        return order.compactMap { last[$0] }
+        var order: [String] = []
+        var last: [String: [String: JSONValue]] = [:]
+        for row in rows {
+            let columns = try row.encodedColumns()
+            let key = (columns[table.key] ?? .null).jsonText
+            if last[key] == nil { order.append(key) }
+            last[key] = columns
+        }
+        self.table = (table.name, table.key, table.columns, table.stamp)
+        json = JSONValue.array(order.compactMap { last[$0].map(JSONValue.object) }).jsonText
     }
 }
 
@@ -208,9 +223,9 @@ extension PostgresQuery.StringInterpolation {
     /// `, w AS (INSERT INTO <table> …)`: a change's rows (the last of each
     /// key), for the room the CTE `guardCTE` returned (its `tenant_id`,
     /// `room_id` and `at`, the stamp); nothing when there are none.
-    mutating func appendInterpolation<Row: RoomRow>(rowsUpsert rows: [Row], into table: RoomRowTable<Row>?, from guardCTE: String) {
-        guard let table, !rows.isEmpty else { return }
-        let written = JSONValue.array(RoomEngine.lastByKey(rows, key: table.key).map { .object($0.columns) }).jsonText
+    mutating func appendInterpolation(rowsUpsert rows: RowsUpsert, from guardCTE: String) {
+        guard let table = rows.table else { return }
+        let written = rows.json
         let columns = table.columns + (table.stamp.map { [$0] } ?? [])
         let values = table.columns.map { "x." + $0 } + (table.stamp == nil ? [] : ["\(guardCTE).at"])
         let updated = columns.filter { $0 != table.key }

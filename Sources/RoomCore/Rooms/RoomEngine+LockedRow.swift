@@ -38,8 +38,11 @@ extension RoomEngine {
             // An account banned from the room (or its tenant) moves nothing in it (#29).
             guard try !found.makeRandomAccess()[17].decode(Bool.self) else { throw RoomError.banned }
             let row = try locked.first.map { cell -> Row in
-                guard case .object(let columns)? = JSONValue.parse(try cell.decode(String.self)) else { throw RowsUnreadable(table: table.name) }
-                return try Row(columns: columns)
+                do {
+                    return try Row.decoded(fromJSONObject: try cell.decode(String.self))
+                } catch {
+                    throw RowsUnreadable(table: table.name)
+                }
             }
             return try await decide(row, PostgresTableRunner.transaction(connection, tenantID: tenant.id, tables: tables, logger: logger))
         }

@@ -68,6 +68,14 @@ struct TableRemoval<Row: RoomRow>: MemberRemovalRows {
 
 /// The row type of a removal that reads no rows.
 public struct NoRemovalRow: RoomRow {
-    public init(columns: [String: JSONValue]) throws {}
-    public var columns: [String: JSONValue] { [:] }
+    /// No columns.
+    public enum Column: CodingKey, CaseIterable {
+        public init?(stringValue: String) { nil }
+        public init?(intValue: Int) { nil }
+        public var stringValue: String { switch self {} }
+        public var intValue: Int? { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {}
+    public func encode(to encoder: any Encoder) throws {}
 }

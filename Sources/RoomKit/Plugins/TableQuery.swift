@@ -19,6 +19,14 @@ public struct TableQuery: Sendable, ExpressibleByStringInterpolation {
     /// Whether the text names the call's tenant (`\(.tenant)`).
     public let namesTenant: Bool
 
+    /// A statement RoomKit built itself (`PluginTables.save(_:to:…)`),
+    /// names checked as plain identifiers; `.tenant` is `$1`.
+    init(sql: String, values: [TableValue], namesTenant: Bool) {
+        self.sql = sql
+        self.values = values
+        self.namesTenant = namesTenant
+    }
+
     public init(stringLiteral value: String) {
         sql = value
         values = []
@@ -69,6 +77,14 @@ public struct TableQuery: Sendable, ExpressibleByStringInterpolation {
         /// Text fixed at compile time (a column list), spliced as it is.
         public mutating func appendInterpolation(unescaped text: StaticString) {
             sql += text.description
+        }
+
+        /// A `RoomRowTable`'s name or columns, spliced: RoomKit's own row
+        /// statements only (`PluginTables.rows(of:…)`), whose names the
+        /// table checked are plain identifiers; not for plugins.
+        mutating func appendInterpolation(identifiers names: [String]) {
+            precondition(names.allSatisfy(RoomRowTable<NoRemovalRow>.isIdentifier), "plain identifiers only")
+            sql += names.joined(separator: ", ")
         }
     }
 }

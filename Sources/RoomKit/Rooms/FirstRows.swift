@@ -11,12 +11,21 @@ public struct FirstRows: Sendable {
     public let stamp: String?
     /// Each row's columns, as a JSON array of objects (`jsonb_populate_recordset`).
     public let rowsJSON: String
+    /// Why the rows did not encode (a plugin's defect): the engine refuses
+    /// the create with it rather than write no rows.
+    public let encodingFailure: String?
 
     public init<Row: RoomRow>(_ table: RoomRowTable<Row>, _ rows: [Row]) {
         self.table = table.name
         self.columns = table.columns
         self.stamp = table.stamp
-        self.rowsJSON = JSONValue.array(rows.map { .object($0.columns) }).jsonText
+        do {
+            rowsJSON = String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
+            encodingFailure = nil
+        } catch {
+            rowsJSON = "[]"
+            encodingFailure = "the rows of \(table.name) did not encode: \(error)"
+        }
     }
 
     private init() {
@@ -24,6 +33,7 @@ public struct FirstRows: Sendable {
         columns = []
         stamp = nil
         rowsJSON = "[]"
+        encodingFailure = nil
     }
 
     /// The plugin keeps no rows of its own for a new room.

@@ -1,16 +1,46 @@
 import Foundation
 
 /// One row of a plugin's per-room table (a seat, a mic position), as the
-/// engine reads and writes it for `RoomEngine.change`: the plugin never
-/// sends SQL for it. Rows travel as JSON objects keyed by column name, the
-/// way PostgreSQL's `to_jsonb` reads a row and `jsonb_populate_recordset`
-/// writes one, so the engine needs no per-plugin code to splice them into
-/// its one statement.
-public protocol RoomRow: Sendable {
-    /// The row as read (`tenant_id`, `room_id` and the stamp column left out).
-    init(columns: [String: JSONValue]) throws
-    /// The columns to write (every writable column, the key included).
-    var columns: [String: JSONValue] { get }
+/// engine reads and writes it for `RoomEngine.change` and the plugin's
+/// hooks through `PluginTables.rows(of:…)` and `save(_:to:…)`: the plugin
+/// sends no SQL for it. A row is `Codable` and its coding keys (`Column`)
+/// are its table's writable columns, the one list every read and write
+/// uses (#42 item 3: each row type had a tuple decoder, a dictionary
+/// decoder and two column lists). Rows travel as JSON objects keyed by
+/// column, the way PostgreSQL's `to_jsonb` reads a row and
+/// `jsonb_populate_recordset` writes one, so the engine needs no per-plugin
+/// code to splice them into its one statement.
+public protocol RoomRow: Codable, Sendable {
+    /// The row's columns (the key included; `tenant_id`, `room_id` and the
+    /// stamp column left out), in the order they are written: usually the
+    /// type's `CodingKeys`.
+    associatedtype Column: CodingKey & CaseIterable
+}
+
+extension RoomRow {
+    /// Rows from a JSON array of objects keyed by column (`to_jsonb`).
+    public static func decoded(fromJSONArray text: String) throws -> [Self] {
+        try JSONDecoder().decode([Self].self, from: Data(text.utf8))
+    }
+
+    /// One row from a JSON object keyed by column.
+    public static func decoded(fromJSONObject text: String) throws -> Self {
+        try JSONDecoder().decode(Self.self, from: Data(text.utf8))
+    }
+
+    /// The row's columns as a JSON object (`jsonb_populate_record`).
+    public func encodedColumns() throws -> [String: JSONValue] {
+        guard case .object(let columns)? = JSONValue.parse(String(decoding: try JSONEncoder().encode(self), as: UTF8.self)) else {
+            throw RowNotAnObject(type: "\(Self.self)")
+        }
+        return columns
+    }
+}
+
+/// A row type that does not encode as one JSON object: a defect of the plugin.
+public struct RowNotAnObject: Error, CustomStringConvertible {
+    public let type: String
+    public var description: String { "\(type) does not encode as an object of its columns" }
 }
 
 /// A plugin's table of rows per room: `(tenant_id, room_id, <key>)` is its
@@ -22,17 +52,17 @@ public struct RoomRowTable<Row: RoomRow>: Sendable {
     /// The column after `tenant_id, room_id` in the primary key; rows are
     /// read in its order.
     public let key: String
-    /// Every column a change writes, the key included.
+    /// Every column a change writes, the key included: the row's `Column`s.
     public let columns: [String]
     /// A `timestamptz` column the engine sets to the change's time.
     public let stamp: String?
 
-    public init(name: String, key: String, columns: [String], stamp: String? = "updated_at") {
-        precondition(Self.isIdentifier(name) && Self.isIdentifier(key) && columns.allSatisfy(Self.isIdentifier) && stamp.map(Self.isIdentifier) != false,
+    public init(name: String, key: Row.Column, stamp: String? = "updated_at") {
+        let columns = Row.Column.allCases.map(\.stringValue)
+        precondition(Self.isIdentifier(name) && columns.allSatisfy(Self.isIdentifier) && stamp.map(Self.isIdentifier) != false,
                      "table and column names are plain identifiers")
-        precondition(columns.contains(key), "the key is one of the written columns")
         self.name = name
-        self.key = key
+        self.key = key.stringValue
         self.columns = columns
         self.stamp = stamp
     }
