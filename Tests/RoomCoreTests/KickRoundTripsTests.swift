@@ -7,9 +7,14 @@ import Testing
 /// one statement guarded by the room's version, and its commit probe.
 @Suite struct KickRoundTripsTests {
     static func counting<T>(_ body: () async throws -> T) async throws -> (T, statements: Int) {
+        let (value, tally) = try await tallied(body)
+        return (value, tally.count)
+    }
+
+    static func tallied<T>(_ body: () async throws -> T) async throws -> (T, StatementTally) {
         let tally = StatementTally()
         let value = try await StatementTally.$current.withValue(tally) { try await body() }
-        return (value, tally.count)
+        return (value, tally)
     }
 
     /// An admin's kick of a joined member: 3 round trips (it was 12), and
@@ -20,11 +25,11 @@ import Testing
         let fixture = try await EngineFixture()
         let room = try await fixture.room(owner: "host")
         _ = try await fixture.engine.join(room.id, account: "troll", in: fixture.tenant, pluginID: nil)
-        let (ban, trips) = try await Self.counting {
+        let (ban, tally) = try await Self.tallied {
             try await fixture.engine.kick(room.id, account: "troll", forSeconds: nil, reason: "spam", by: .admin, in: fixture.tenant, pluginID: nil)
         }
         #expect(ban == nil)
-        #expect(trips <= 3, "the read, the statement and its probe: \(trips)")
+        #expect(tally.count <= 3, "the read, the statement and its probe: \(tally.sent)")
         let tenant = fixture.tenant.id
         #expect(try await fixture.count("SELECT count(*)::int FROM room_members WHERE tenant_id = '\(tenant)' AND room_id = \(room.id) AND accid = 'troll' AND status = 'left'") == 1)
         #expect(try await fixture.count("SELECT joined_count FROM rooms WHERE tenant_id = '\(tenant)' AND room_id = \(room.id)") == 0)
@@ -80,5 +85,70 @@ import Testing
         #expect(try await fixture.count("SELECT joined_count FROM rooms WHERE tenant_id = '\(tenant)' AND room_id = \(room.id)") == 0)
         #expect(try await fixture.count("SELECT count(*)::int FROM audit_log WHERE tenant_id = '\(tenant)' AND outcome = 'removed'") == 1)
         #expect(try await fixture.count("SELECT count(*)::int FROM audit_log WHERE tenant_id = '\(tenant)' AND action = 'member.kick'") == 8)
+    }
+
+    /// A room's first ban of an account is decided and written once too
+    /// (#42: it was the kick's transaction, as a ban over one in force still is): the ban row,
+    /// the membership marked banned, the count, the event and the audit row
+    /// naming the ban, in the read (which draws the ban's id, and so has
+    /// its commit confirmed), the statement and their probes.
+    /// The ban keeps the account out, and a second ban over it still weighs
+    /// the two in the transaction (the stricter stands).
+    @Test func aFirstBanIsFourRoundTrips() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "host")
+        _ = try await fixture.engine.join(room.id, account: "troll", in: fixture.tenant, pluginID: nil)
+        let until = fixture.clock.now().addingTimeInterval(3_600)
+        let (ban, tally) = try await Self.tallied {
+            try await fixture.engine.ban(room.id, account: "troll", until: until, reason: "spam", by: .admin, in: fixture.tenant, pluginID: nil)
+        }
+        // The read draws the ban's id from its sequence, so its commit is confirmed too.
+        #expect(tally.count <= 4, "the read and its probe, the statement and its probe: \(tally.sent)")
+        let tenant = fixture.tenant.id
+        #expect(ban.roomID == room.id && ban.expiresAt == until && ban.reason == "spam" && ban.createdBy == "admin")
+        let stored = try await BanStore(database: fixture.database).ban(tenant, ban.id)
+        #expect(stored == ban, "the ban answered is the ban stored: \(String(describing: stored))")
+        #expect(try await fixture.count("SELECT count(*)::int FROM room_members WHERE tenant_id = '\(tenant)' AND room_id = \(room.id) AND accid = 'troll' AND status = 'banned'") == 1)
+        #expect(try await fixture.count("SELECT joined_count FROM rooms WHERE tenant_id = '\(tenant)' AND room_id = \(room.id)") == 0)
+        #expect(try await fixture.count("""
+            SELECT count(*)::int FROM room_events WHERE tenant_id = '\(tenant)' AND room_id = \(room.id) AND kind = 'banned'
+              AND detail->>'ban' = '\(ban.id)' AND detail->>'until' IS NOT NULL AND detail->>'wasMember' = 'true'
+            """) == 1)
+        #expect(try await fixture.count("""
+            SELECT count(*)::int FROM audit_log WHERE tenant_id = '\(tenant)' AND action = 'member.ban' AND target = 'room:\(room.id)/account:troll'
+              AND detail->>'ban' = '\(ban.id)' AND outcome = 'removed'
+            """) == 1)
+        await #expect(throws: RoomError.banned, "kept out") {
+            try await fixture.engine.join(room.id, account: "troll", in: fixture.tenant, pluginID: nil)
+        }
+        // Over the ban in force a host's shorter one does not replace it (the transaction's rule).
+        let (shorter, transaction) = try await Self.tallied {
+            try await fixture.engine.ban(room.id, account: "troll", until: fixture.clock.now().addingTimeInterval(60), reason: "less",
+                                         by: .account("host"), in: fixture.tenant, pluginID: nil)
+        }
+        #expect(shorter.id == ban.id && shorter.expiresAt == until && shorter.reason == "spam", "the stricter stands: \(shorter)")
+        print("a first ban: \(tally.count) round trips; one over a ban in force, in the transaction: \(transaction.count)")
+        #expect(transaction.count > tally.count)
+    }
+
+    /// Eight first bans of one account at once: one ban in force, one
+    /// membership ended, and each answer names that ban.
+    @Test func racingFirstBansMakeOneBan() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "host")
+        _ = try await fixture.engine.join(room.id, account: "troll", in: fixture.tenant, pluginID: nil)
+        let bans = try await withThrowingTaskGroup(of: Ban.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await fixture.engine.ban(room.id, account: "troll", reason: "spam", by: .admin, in: fixture.tenant, pluginID: nil)
+                }
+            }
+            return try await group.reduce(into: [Ban]()) { $0.append($1) }
+        }
+        let tenant = fixture.tenant.id
+        #expect(Set(bans.map(\.id)).count == 1, "one ban: \(bans.map(\.id))")
+        #expect(try await fixture.count("SELECT count(*)::int FROM bans WHERE tenant_id = '\(tenant)' AND accid = 'troll' AND lifted_at IS NULL") == 1)
+        #expect(try await fixture.count("SELECT joined_count FROM rooms WHERE tenant_id = '\(tenant)' AND room_id = \(room.id)") == 0)
+        #expect(try await fixture.count("SELECT count(*)::int FROM audit_log WHERE tenant_id = '\(tenant)' AND outcome = 'removed'") == 1)
     }
 }

@@ -24,13 +24,20 @@ public final class StatementTally: Sendable {
     /// The statements that wrote `rooms` or `room_members` outside a commit.
     public var roomWritesOutsideCommit: [String] { bypasses.withLock { $0 } }
 
+    /// Each statement's first line (a commit's probe as `probe`), for a test's message.
+    public var sent: [String] { texts.withLock { $0 } }
+    private let texts = Mutex<[String]>([])
+
     static func add() {
-        current?.value.add(1, ordering: .relaxed)
+        guard let current else { return }
+        current.value.add(1, ordering: .relaxed)
+        current.texts.withLock { $0.append("probe") }
     }
 
     static func add(_ query: PostgresQuery) {
         guard let current else { return }
         current.value.add(1, ordering: .relaxed)
+        current.texts.withLock { $0.append(String(query.sql.trimmingCharacters(in: .whitespacesAndNewlines).prefix(80))) }
         // A statement that writes a room's row or a membership (made here:
         // a tally is bound in tests only).
         let roomWrite = #/(?i)(UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+(rooms|room_members)\b/#

@@ -34,9 +34,11 @@ extension RoomEngine {
     private func remove(_ roomID: RoomID, account: AccountID, kind: RoomEventKind, until: Date?, banned: Bool, reason: String, by actor: Actor,
                         in tenant: Tenant, pluginID: String?, audited: Bool = true) async throws -> Ban? {
         if let until, until <= clock.now() { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
-        if !banned, case .removed = try await removeOnce(roomID, account: account, reason: reason, by: actor, in: tenant, pluginID: pluginID,
-                                                          audited: audited) {
-            return nil
+        // Decided, then written once (3 round trips); a ban over one in force, or a plugin without a `removal`, in a transaction.
+        if case .removed(_, let ban) = try await removeOnce(roomID, account: account, kind: kind,
+                                                             keepOut: banned ? BanTerms(until: until, reason: reason) : nil, reason: reason,
+                                                             by: actor, in: tenant, pluginID: pluginID, audited: audited) {
+            return ban
         }
         let recorded = BanBox()
         _ = try await transition(roomID, in: tenant, pluginID: pluginID, account: account, .ban(account, by: actor), counted: kind) { writes, room, _, hook in

@@ -11,36 +11,43 @@ import PostgresNIO
 /// probe) where the transaction was 12 (`KickRoundTripsTests`).
 extension RoomEngine {
     enum Removed {
-        /// Done; the room as it is now.
-        case removed(Room)
+        /// Done; the room as it was read, and the ban made with it.
+        case removed(Room, Ban?)
         /// The room's plugin gives no `MemberRemoval` (or a table it does
         /// not own): the kick goes through its transaction.
         case needsTransaction
     }
 
-    /// A kick without a ban (a ban's terms depend on the ban in force, which
-    /// its transaction reads under the room's lock).
+    /// A kick, or a room's first ban of the account (`keepOut`: a ban
+    /// until then, nil for none, as `BanTerms`); a ban over one in force
+    /// goes through the transaction, which weighs the two terms under the
+    /// room's lock (`BanStore.insert`).
     /// `audited`: false for the rooms a tenant ban empties (the ban is the act).
-    func removeOnce(_ roomID: RoomID, account: AccountID, reason: String, by actor: Actor, in tenant: Tenant,
-                    pluginID: String?, audited: Bool) async throws -> Removed {
+    func removeOnce(_ roomID: RoomID, account: AccountID, kind: RoomEventKind = .kicked, keepOut: BanTerms? = nil, reason: String, by actor: Actor,
+                    in tenant: Tenant, pluginID: String?, audited: Bool) async throws -> Removed {
         let tables = Self.removalTables(of: tenant)
         for _ in 1...Self.changeAttempts {
             let now = clock.now()
             let read = try await read(roomID, in: tenant, pluginID: pluginID, rows: .byPlugin(tables.mapValues { ($0.name, $0.key) }),
-                                      members: [account], caller: nil, now: now)
+                                      members: [account], caller: nil, now: now, banOf: keepOut == nil ? nil : account)
             guard let room = read.room, pluginID == nil || room.pluginID == pluginID else { throw RoomError.notFound }
             guard let removal = try plugin(room.tenantID, room.pluginID).removal,
                   removal.rows.tableName.map({ tables[room.pluginID]?.name == $0 }) ?? true else { return .needsTransaction }
             let hadJoined = read.joined.contains(account)
             let snapshot = RoomLifecycle.Snapshot(room: room, joinedCount: read.joinedCount, memberStatus: hadJoined ? .joined : nil)
             _ = try RoomLifecycle.decide(.ban(account, by: actor), on: snapshot, now: now).get()
-            let removed = try await commitStatement { statement in
-                let removed = try await writeRemoval(removal.rows, read: read, of: room, account: account, hadJoined: hadJoined, reason: reason,
-                                                     by: actor, in: tenant, audited: audited, now: now, on: statement)
-                if removed { statement.ledger.record(RoomTransition(.kicked), [room]) }
+            var ban: Ban?
+            if let keepOut {
+                guard read.roomBan == nil, let id = read.drawnBanID else { return .needsTransaction }
+                ban = keepOut.ban(id: id, tenantID: tenant.id, accid: account, roomID: room.id, by: actor, now: now)
+            }
+            let removed = try await commitStatement { [ban] statement in
+                let removed = try await writeRemoval(removal.rows, read: read, of: room, account: account, hadJoined: hadJoined, kind: kind, ban: ban,
+                                                     reason: reason, by: actor, in: tenant, audited: audited, now: now, on: statement)
+                if removed { statement.ledger.record(RoomTransition(kind), [room]) }
                 return removed
             }
-            if removed { return .removed(room) }
+            if removed { return .removed(room, ban) }
             database.logger.debug("a room changed between its read and a kick's write; deciding again", metadata: ["room": "\(roomID)"])
         }
         throw DatabaseUnavailable("the room is changing too often at once; try again")
@@ -56,28 +63,43 @@ extension RoomEngine {
     }
 
     private func writeRemoval<Rows: MemberRemovalRows>(_ rows: Rows, read: ChangeRead, of room: Room, account: AccountID, hadJoined: Bool,
-                                                       reason: String, by actor: Actor, in tenant: Tenant, audited: Bool, now: Date,
-                                                       on statement: RoomStatement) async throws -> Bool {
+                                                       kind: RoomEventKind, ban: Ban?, reason: String, by actor: Actor, in tenant: Tenant,
+                                                       audited: Bool, now: Date, on statement: RoomStatement) async throws -> Bool {
         let leaver = MemberRemoval.Leaver(account: account, room: room, actor: actor, hadJoined: hadJoined)
         let change = rows.decide(leaver, try read.rows(of: rows.table))
-        let detail = ["account": account, "reason": reason, "wasMember": String(hadJoined)]
-        var effects = change.effects + Self.chatroomRemoval(of: account, from: room, keepOut: nil, banned: false, now: now)
+        var detail = ["account": account, "reason": reason, "wasMember": String(hadJoined)]
+        if let ban {
+            detail["ban"] = String(ban.id)
+            if let until = ban.expiresAt { detail["until"] = ISO8601DateFormatter().string(from: until) }
+        }
+        var effects = change.effects + Self.chatroomRemoval(of: account, from: room, keepOut: ban?.expiresAt, banned: ban != nil, now: now)
         let inStatement = ChatroomEffectsInStatement.take(from: &effects, room: room, chatrooms: tenant.chatroomsInRoomDatabase, now: now)
         var outbox = OutboxRows()
-        outbox.addEngineEvent(room, kind: .kicked, actor: actor, detail: detail, webhooks: tenant.webhooks, now: now)
+        outbox.addEngineEvent(room, kind: kind, actor: actor, detail: detail, webhooks: tenant.webhooks, now: now)
         outbox.add(effects, tenantID: room.tenantID, webhooks: tenant.webhooks, now: now)
-        let audit = !audited ? nil : AuditRow(AuditAct(tenantID: tenant.id, action: .memberKick, target: "room:\(room.id)/account:\(account)",
-                                      outcome: hadJoined ? "removed" : "not a member", detail: detail),
-                             by: actor, keep: tenant.retention.audit, now: now)
+        let audit = !audited ? nil : AuditRow(AuditAct(tenantID: tenant.id, action: kind == .kicked ? .memberKick : .memberBan,
+                                                       target: "room:\(room.id)/account:\(account)",
+                                                       outcome: hadJoined ? "removed" : "not a member", detail: detail),
+                                              by: actor, keep: tenant.retention.audit, now: now)
+        // A ban keeps a membership row saying so, joined or not; a kick ends a joined one.
+        let status: MemberStatus = ban != nil ? .banned : .left
         let written = try await statement.run("""
             WITH v AS (
                 UPDATE rooms SET version = version + 1, joined_count = joined_count - \(hadJoined ? 1 : 0)
                 WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND version = \(read.version) AND state = 'open'
+                  -- A first ban: still none of the account's in the room (any ban of it moves the room's version too).
+                  AND (NOT \(ban != nil) OR NOT EXISTS (
+                      SELECT 1 FROM bans b WHERE b.tenant_id = \(room.tenantID) AND b.accid = \(account) AND b.kind = 'ban'
+                        AND b.room_id = \(room.id) AND b.lifted_at IS NULL))
                 RETURNING tenant_id, room_id, \(now)::timestamptz AS at
             ), member AS (
                 INSERT INTO room_members (tenant_id, room_id, accid, status, joined_at, updated_at)
-                SELECT v.tenant_id, v.room_id, \(account), 'left', \(now), \(now) FROM v WHERE \(hadJoined)
+                SELECT v.tenant_id, v.room_id, \(account), \(status.rawValue), \(now), \(now) FROM v WHERE \(hadJoined || ban != nil)
                 ON CONFLICT (tenant_id, room_id, accid) DO UPDATE SET status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
+            ), ban AS (
+                INSERT INTO bans (tenant_id, ban_id, accid, room_id, reason, expires_at, created_at, created_by, kind) OVERRIDING SYSTEM VALUE
+                SELECT v.tenant_id, \(ban?.id ?? 0), \(account), v.room_id, \(reason), \(ban?.expiresAt), \(now), \(actor.description), 'ban'
+                FROM v WHERE \(ban != nil)
             )\(rowsUpsert: try RowsUpsert(change.rows, into: rows.table), from: "v"), timeline AS (
                 \(timelineInsert: outbox, at: now, onlyIf: "v")
             ), queued AS (

@@ -58,6 +58,11 @@ extension RoomEngine {
         var rowsText = "[]"
         var joined: Set<AccountID> = []
         var caller: Account?
+        /// With `banOf` (a ban decided then written once): the account's ban
+        /// of the room not yet lifted (in force, or expired and not yet
+        /// stamped so), and an id drawn for a new one.
+        var roomBan: Ban?
+        var drawnBanID: Int64?
 
         func rows<Row: RoomRow>(of table: RoomRowTable<Row>?) throws -> [Row] {
             guard let table else { return [] }
@@ -104,12 +109,18 @@ extension RoomEngine {
         }
     }
 
+    /// A new ban's id, drawn by a ban's read only: a sequence's draw makes
+    /// the read a write whose commit is confirmed (`StatementEffect`), one
+    /// round trip more, which a kick's read does not pay.
+    static let drawnBanID = "CASE WHEN rooms.room_id IS NOT NULL THEN nextval(pg_get_serial_sequence('bans', 'ban_id')) END"
+
     /// The caller's session (and whether a ban keeps it out), the room, its
     /// version, the plugin's rows and which of `members` are joined, in one statement: one row whether or
     /// not the room or the session exists, so the two are told apart.
     /// `table` nil: no plugin rows (a dissolve's read).
     func read(
-        _ roomID: RoomID, in tenant: Tenant, pluginID: String?, rows rowsRead: RowsRead, members: [AccountID], caller: CallerSession?, now: Date
+        _ roomID: RoomID, in tenant: Tenant, pluginID: String?, rows rowsRead: RowsRead, members: [AccountID], caller: CallerSession?, now: Date,
+        banOf banned: AccountID? = nil
     ) async throws -> ChangeRead {
         let tokenHash = caller?.sid.map(Secrets.sha256Hex)
         let rows = try await database.query("""
@@ -124,7 +135,9 @@ extension RoomEngine {
                       AND (b.expires_at IS NULL OR b.expires_at > \(now)) AND (b.accid = ANY(\(members)::text[]) OR b.accid = c.accid)),
                    c.session_expires_at,
                    (SELECT coalesce(array_agg(x), '{}') FROM unnest(\(members)::text[]) x
-                    WHERE rooms.room_id IS NOT NULL AND roomkeeper_banned(\(tenant.id), x, \(roomID), \(now)))
+                    WHERE rooms.room_id IS NOT NULL AND roomkeeper_banned(\(tenant.id), x, \(roomID), \(now))),
+                   rb.rb_id, rb.rb_reason, rb.rb_expires_at, rb.rb_created_at, rb.rb_created_by,
+                   \(unescaped: banned == nil ? "NULL::bigint" : Self.drawnBanID)
             FROM (SELECT 1) AS one
             LEFT JOIN rooms ON rooms.tenant_id = \(tenant.id) AND rooms.room_id = \(roomID)
             LEFT JOIN LATERAL (
@@ -133,6 +146,13 @@ extension RoomEngine {
                 WHERE s.tenant_id = \(tenant.id) AND s.token_hash = \(tokenHash ?? "")
                   AND s.plugin_id = \(pluginID ?? "") AND s.revoked_at IS NULL AND s.expires_at > \(now)
             ) AS c ON true
+            LEFT JOIN LATERAL (
+                -- Named apart: the room's columns above are read unqualified.
+                SELECT b.ban_id AS rb_id, b.reason AS rb_reason, b.expires_at AS rb_expires_at, b.created_at AS rb_created_at,
+                       b.created_by AS rb_created_by FROM bans b
+                WHERE b.tenant_id = \(tenant.id) AND b.accid = \(banned ?? "") AND \(banned != nil) AND b.kind = 'ban'
+                  AND b.room_id = \(roomID) AND b.lifted_at IS NULL
+            ) AS rb ON true
             """)
         guard let row = rows.first else { throw RoomError.notFound }
         let cells = row.makeRandomAccess()
@@ -156,6 +176,12 @@ extension RoomEngine {
         read.joined = Set(try cells[19].decode([String].self))
         read.banned = Set(try cells[28].decode([String].self))
         read.rowsText = try cells[18].decode(String.self)
+        if let banned, let id = try cells[29].decode(Int64?.self) {
+            read.roomBan = Ban(kind: .ban, tenantID: tenant.id, id: id, accid: banned, roomID: roomID, reason: try cells[30].decode(String.self),
+                               expiresAt: try cells[31].decode(Date?.self), createdAt: try cells[32].decode(Date.self),
+                               createdBy: try cells[33].decode(String.self), liftedAt: nil, liftedBy: nil)
+        }
+        read.drawnBanID = try cells[34].decode(Int64?.self)
         return read
     }
 
