@@ -38,6 +38,15 @@ private struct NoDeliverer: OutboxDeliverer {
         }
     }
 
+    /// Two cells, the first `home`'s, with `placed` in the second, loaded as
+    /// every instance loads the directory.
+    static func cells(placing placed: TenantID, home: Database, second: Database) async throws -> Cells {
+        let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+        try await cells.place(placed, in: "cell2", home: home)
+        try await cells.load(from: home)
+        return cells
+    }
+
     static func count(_ database: Database, _ table: String, tenant: TenantID) async throws -> Int {
         try await database.query("SELECT count(*)::int FROM \(unescaped: table) WHERE tenant_id = \(tenant)").decode(Int.self).first ?? 0
     }
@@ -46,10 +55,8 @@ private struct NoDeliverer: OutboxDeliverer {
         let fixture = try await ServerFixture()
         let home = fixture.database
         try await Self.withSecondCell { second in
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
             let stays = fixture.id(0), placed = fixture.id(1)
-            try await cells.place(placed, in: "cell2", home: home)
-            try await cells.load(from: home)
+            let cells = try await Self.cells(placing: placed, home: home, second: second)
             #expect(cells.cell(of: placed) == "cell2" && cells.cell(of: stays) == "cell1")
 
             let rooms = try await fixture.live(database: home.routed(by: cells)) { http in
@@ -116,10 +123,8 @@ private struct NoDeliverer: OutboxDeliverer {
         let fixture = try await ServerFixture()
         let home = fixture.database
         try await Self.withSecondCell { second in
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
             let stays = fixture.id(0), placed = fixture.id(1)
-            try await cells.place(placed, in: "cell2", home: home)
-            try await cells.load(from: home)
+            let cells = try await Self.cells(placing: placed, home: home, second: second)
             try await fixture.live(database: home.routed(by: cells)) { http in
                 func kick(_ index: Int, _ account: String) async throws {
                     let tenant = fixture.id(index)
@@ -172,10 +177,8 @@ private struct NoDeliverer: OutboxDeliverer {
         let home = fixture.database
         let clock = try #require(fixture.clock as? ManualClock)
         try await Self.withSecondCell { second in
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
             let placed = fixture.id(1)
-            try await cells.place(placed, in: "cell2", home: home)
-            try await cells.load(from: home)
+            let cells = try await Self.cells(placing: placed, home: home, second: second)
             try await fixture.live(database: home.routed(by: cells)) { http in
                 let created = try await http.form("/t/\(placed)/test-rooms/room/create", "sid=alice&name=expiring")
                 let room = try #require(data(created)?["roomId"]?.int64, "\(created)")
@@ -214,10 +217,8 @@ private struct NoDeliverer: OutboxDeliverer {
         let fixture = try await EngineFixture(tenantCount: 2)
         let home = fixture.database
         try await Self.withSecondCell { second in
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
             let placed = fixture.tenants[1]
-            try await cells.place(placed.id, in: "cell2", home: home)
-            try await cells.load(from: home)
+            let cells = try await Self.cells(placing: placed.id, home: home, second: second)
             let directory = fixture.tenants.directory
             let engine = RoomEngine(database: home.routed(by: cells), clock: fixture.clock, registry: TestTenants.registry, tenants: { directory[$0] })
             // Its requests would bind the tenant; so do these.
@@ -259,10 +260,8 @@ private struct NoDeliverer: OutboxDeliverer {
         let fixture = try await ServerFixture()
         let home = fixture.database
         try await Self.withSecondCell { second in
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
             let stays = fixture.id(0), placed = fixture.id(1)
-            try await cells.place(placed, in: "cell2", home: home)
-            try await cells.load(from: home)
+            let cells = try await Self.cells(placing: placed, home: home, second: second)
             try await fixture.live(options: { $0.usageInterval = .milliseconds(50) }, database: home.routed(by: cells)) { http in
                 for round in 0..<20 {
                     for (index, tenant) in [stays, placed].enumerated() {
@@ -286,10 +285,8 @@ private struct NoDeliverer: OutboxDeliverer {
         let fixture = try await ServerFixture(clock: SystemClock())
         let home = fixture.database
         try await Self.withSecondCell { second in
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
             let placed = fixture.id(1)
-            try await cells.place(placed, in: "cell2", home: home)
-            try await cells.load(from: home)
+            let cells = try await Self.cells(placing: placed, home: home, second: second)
             let routed = home.routed(by: cells)
             let loader = TenantLoader(registry: fixture.registry, providers: StandardProviderCatalog(database: routed, clock: fixture.clock),
                                       environment: TestTenants.environment)
