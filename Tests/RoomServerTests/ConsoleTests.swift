@@ -1,4 +1,5 @@
 import Foundation
+import RoomCore
 import RoomTestSupport
 import Testing
 
@@ -28,6 +29,11 @@ import Testing
                 #expect(!script.text.contains(sink), "the script never uses \(sink)")
             }
             #expect(script.text.contains("sessionStorage") && !script.text.contains("localStorage"), "the key lives in the tab's session only")
+            // The audit view's action filter offers every action the engine audits
+            // (its own list lacked tenant.move; it is AuditAction's now).
+            for action in AuditAction.allCases {
+                #expect(script.text.contains("'\(action.rawValue)'"), "the audit filter offers \(action.rawValue)")
+            }
             #expect(try await http.get("/console/app.css").status == .ok)
             #expect(try await http.get("/console/other.js").status == .notFound)
         }
