@@ -159,6 +159,11 @@ private struct NoDeliverer: OutboxDeliverer {
                 #expect(then.rows.contains { $0.tenant == placed && $0.target.contains("new-in-cell2") }, "the second cell's new row: \(then.rows)")
                 #expect(!then.rows.contains { $0.target.contains("new-in-cell1") }, "each row once: \(then.rows)")
 
+                // With ?tenant= the same cursor follows that tenant's rows (in its own cell).
+                let one = try await http.get("/admin/v1/audit?tenant=\(placed)&after=\(first.next)", key: fixture.operatorKey)
+                let tenants = Set((one.json["items"]?.arrayValue ?? []).compactMap { $0["tenant"]?.string })
+                #expect(one.status == .ok && tenants == [placed], "\(one.text.prefix(300))")
+                #expect(one.text.contains("new-in-cell2"), "\(one.text.prefix(300))")
                 // Any cursor the contract allows is answered (schemathesis, ST202): a position past the cells is not read.
                 let tooMany = try await http.get("/admin/v1/audit?after=\(then.next).5", key: fixture.operatorKey)
                 #expect(tooMany.status == .ok && tooMany.json["nextCursor"]?.string == then.next, "\(tooMany.text)")
