@@ -28,59 +28,64 @@ enum RoomRoutes {
     }
 
     static let routes: [ClientRoute<Settings>] = [
-        ClientRoute("/room/list", effect: .reads) { call in
-            let limit = try call.parameters.int("limit", default: 20, in: 1...100)
-            let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
-            let (listed, total) = try await call.rooms.list(limit: limit, offset: offset)
-            let online = try await call.onlineCounts(of: listed.map(\.room))
-            return Listing(total: total, list: listed.map { listed in
-                let room = listed.room
-                return RoomInfo(roomId: room.id, name: room.name, creator: room.owner, thumbnail: listed.attributes(as: RoomLook.self)?.thumbnail ?? "",
-                         onlineUserCount: online[room.id] ?? 0, createTime: room.createdAt.epochMilliseconds)
-            })
-        },
-
-        ClientRoute("/room/create") { call in
-            guard let sid = call.parameters.string("sid") else { throw NetEase.notLoggedIn() }
-            let name = try validRoomName(call.parameters)
-            // One open room per creator, so the earlier ones are dissolved
-            // first; the session is checked with the create (#28).
-            let room = try await call.createRoom(NewRoom(name: name, owner: ""), caller: CallerSession(sid: sid, refusal: NetEase.notLoggedIn()),
-                                                 replacingOpenRooms: true)
-            return Created(roomId: room.id, creator: room.owner, name: room.name, thumbnail: thumbnail(room), createTime: room.createdAt.epochMilliseconds)
-        },
-
-        ClientRoute("/room/dissolve") { call in
-            let roomID = try call.parameters.requiredInt64("roomId")
-            // The session is read with the room (#28): no round trip of its own.
-            _ = try await call.rooms.dissolve(roomID, caller: CallerSession(sid: call.parameters.string("sid"), refusal: NetEase.notLoggedIn()))
-            return EmptyObject()
-        },
-
-        /// The host takes a member out (#29): off its seat, out of the IM
-        /// chatroom, and with `durationSeconds` kept out that long.
-        ClientRoute("/room/kick") { call in
-            let host = try await NetEase.account(call)
-            let roomID = try call.parameters.requiredInt64("roomId")
-            try await call.rooms.kick(roomID, try HostKick(call.parameters), by: host.accid)
-            return EmptyObject()
-        },
-
-        ClientRoute("/room/mute") { call in
-            let account = try await NetEase.account(call)
-            let roomID = try call.parameters.requiredInt64("roomId")
-            guard call.parameters.string("mute") != nil else { throw ParameterError(field: "mute", reason: "is required") }
-            let mute = try call.parameters.bool("mute", default: false)
-            let notify = try call.parameters.bool("needNotify", default: true)
-            let notifyExt = try call.parameters.bool("notifyExt", default: false)
-            let room = try await call.rooms.live(roomID)
-            guard room.owner == account.accid else { throw RoomError.notOwner }
-            guard let chatroom = try call.chatroom(of: room) else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
-            // Whole-room mute is the IM provider's; asking twice is success.
-            try await chatroom.mute(mute, by: account.accid, notify: notify, notifyExt: notifyExt ? #"{"mute":\#(mute)}"# : nil)
-            return EmptyObject()
-        },
+        ClientRoute("/room/list", effect: .reads, handle: list),
+        ClientRoute("/room/create", handle: create),
+        ClientRoute("/room/dissolve", handle: dissolve),
+        ClientRoute("/room/kick", handle: kick),
+        ClientRoute("/room/mute", handle: mute),
     ]
+
+    static func list(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let limit = try call.parameters.int("limit", default: 20, in: 1...100)
+        let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
+        let (listed, total) = try await call.rooms.list(limit: limit, offset: offset)
+        let online = try await call.onlineCounts(of: listed.map(\.room))
+        return Listing(total: total, list: listed.map { listed in
+            let room = listed.room
+            return RoomInfo(roomId: room.id, name: room.name, creator: room.owner, thumbnail: listed.attributes(as: RoomLook.self)?.thumbnail ?? "",
+                     onlineUserCount: online[room.id] ?? 0, createTime: room.createdAt.epochMilliseconds)
+        })
+    }
+
+    static func create(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let name = try validRoomName(call.parameters)
+        // One open room per creator, so the earlier ones are dissolved
+        // first; the session is checked with the create (#28).
+        let room = try await call.createRoom(NewRoom(name: name, owner: ""), caller: call.session,
+                                             replacingOpenRooms: true)
+        return Created(roomId: room.id, creator: room.owner, name: room.name, thumbnail: thumbnail(room), createTime: room.createdAt.epochMilliseconds)
+    }
+
+    static func dissolve(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let roomID = try call.parameters.requiredInt64("roomId")
+        // The session is read with the room (#28): no round trip of its own.
+        _ = try await call.rooms.dissolve(roomID, caller: call.session)
+        return EmptyObject()
+    }
+
+    /// The host takes a member out (#29): off its seat, out of the IM
+    /// chatroom, and with `durationSeconds` kept out that long.
+    static func kick(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let host = try await call.caller()
+        let roomID = try call.parameters.requiredInt64("roomId")
+        try await call.rooms.kick(roomID, try HostKick(call.parameters), by: host.accid)
+        return EmptyObject()
+    }
+
+    static func mute(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let roomID = try call.parameters.requiredInt64("roomId")
+        guard call.parameters.string("mute") != nil else { throw ParameterError(field: "mute", reason: "is required") }
+        let mute = try call.parameters.bool("mute", default: false)
+        let notify = try call.parameters.bool("needNotify", default: true)
+        let notifyExt = try call.parameters.bool("notifyExt", default: false)
+        let room = try await call.rooms.live(roomID)
+        guard room.owner == account.accid else { throw RoomError.notOwner }
+        guard let chatroom = try call.chatroom(of: room) else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
+        // Whole-room mute is the IM provider's; asking twice is success.
+        try await chatroom.mute(mute, by: account.accid, notify: notify, notifyExt: notifyExt ? #"{"mute":\#(mute)}"# : nil)
+        return EmptyObject()
+    }
 
     /// 1-16 characters of Chinese, letters or digits.
     static func validRoomName(_ parameters: WireParameters) throws -> String {

@@ -60,13 +60,15 @@ enum SeatRoutes {
             ClientRoute("/mic/\(name)") { call in
                 try await move(call, command: try command(call))
             }
-        } + [ClientRoute("/mic/list", effect: .reads) { call in
-            let roomID = try call.parameters.requiredInt64("roomId")
-            let room = try await call.rooms.live(roomID)
-            // A read: no lock, the seats as last committed.
-            let seats = try await SeatStore.seats(room.id, on: call.tables)
-            return Seats(total: seats.count, list: seats.map(SeatInfo.init))
-        }]
+        } + [ClientRoute("/mic/list", effect: .reads, handle: list)]
+    }
+
+    /// A read: no lock, the seats as last committed.
+    static func list(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let roomID = try call.parameters.requiredInt64("roomId")
+        let room = try await call.rooms.live(roomID)
+        let seats = try await SeatStore.seats(room.id, on: call.tables)
+        return Seats(total: seats.count, list: seats.map(SeatInfo.init))
     }
 
     static func invitee(_ parameters: WireParameters) throws -> SeatMember {
@@ -74,7 +76,6 @@ enum SeatRoutes {
     }
 
     static func move(_ call: ClientCall<Settings>, command: @Sendable (Account) -> SeatCommand) async throws -> SeatInfo {
-        guard let sid = call.parameters.string("sid") else { throw NetEase.notLoggedIn() }
         let roomID = try call.parameters.requiredInt64("roomId")
         guard let index = try call.parameters.int64("index") else { throw ParameterError(field: "index", reason: "is required") }
         guard (0..<Int64(call.settings.seats)).contains(index) else {
@@ -83,13 +84,12 @@ enum SeatRoutes {
         // The caller's session, the room and its seats in one read; decided
         // on them and written only if the room did not change meanwhile (a
         // racing move or close decides again or wins).
-        let caller = CallerSession(sid: sid, refusal: NetEase.notLoggedIn())
         // An invitee is read with the room: whether a mute holds it (#29).
         let invitee = call.parameters.string("account").map { [$0] } ?? []
         let seat = try await call.rooms.change(roomID, rows: SeatStore.table, members: invitee,
-                                                         caller: caller) { state in
+                                                         caller: call.session) { state in
             let room = state.room
-            guard let account = state.caller else { throw NetEase.notLoggedIn() }
+            guard let account = state.caller else { throw call.session.refusal }
             guard let chatroom = room.imChatroomID else { throw ClientError(code: NetEase.chatroomError, message: "room \(roomID) has no IM chatroom") }
             let command = command(account)
             let outcome = try MicSeats.decide(command, seat: Int(index), in: state.rows, by: account.accid, isHost: account.accid == room.owner,

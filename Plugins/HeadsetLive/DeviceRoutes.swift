@@ -39,51 +39,56 @@ enum DeviceRoutes {
     }
 
     static let routes: [ClientRoute<Settings>] = [
-        ClientRoute("/user/get") { call in
-            let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds,
-                                                   prefix: "phone", nickname: { "手机" + $0.suffix(6) })
-            return UserInfo(sid: login.sid, accid: login.account.accid, nickname: login.account.nickname, availableAt: login.expiresAt.epochMilliseconds)
-        },
-
-        /// Binding again to the same phone is success; another phone gets 1301.
-        ClientRoute("/device/bind") { call in
-            let account = try await NetEase.account(call)
-            let device = try deviceID(call.parameters)
-            guard let (owner, boundAt) = try await HeadsetStore(tables: call.tables).bind(device, to: account.accid, at: call.now()) else {
-                throw ClientError(code: HeadsetCodes.boundElsewhere, message: "device \(device) was just unbound; try again")
-            }
-            guard owner == account.accid else {
-                throw ClientError(code: HeadsetCodes.boundElsewhere, message: "device \(device) is bound to another phone")
-            }
-            return Bound(deviceId: device, boundAt: boundAt.epochMilliseconds)
-        },
-
-        /// Ends the device's live room first.
-        ClientRoute("/device/unbind") { call in
-            let account = try await NetEase.account(call)
-            let device = try deviceID(call.parameters)
-            guard try await owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
-            let store = HeadsetStore(tables: call.tables)
-            // A room that cannot be ended keeps its device bound (#41: a
-            // failed dissolve left a live room bound to nobody); one that
-            // ended meanwhile is fine.
-            if let roomID = try await store.liveRoomID(ofDevice: device) {
-                do {
-                    _ = try await call.rooms.dissolve(roomID, by: .account(account.accid))
-                } catch RoomError.closed, RoomError.notFound {}
-            }
-            try await store.unbind(device, from: account.accid)
-            return EmptyObject()
-        },
-
-        ClientRoute("/device/list", effect: .reads) { call in
-            let account = try await NetEase.account(call)
-            let devices = try await HeadsetStore(tables: call.tables).devices(of: account.accid).map {
-                Device(deviceId: $0.deviceID, boundAt: $0.boundAt.epochMilliseconds, roomId: $0.roomID)
-            }
-            return Listing(total: devices.count, list: devices)
-        },
+        ClientRoute("/user/get", handle: userGet),
+        ClientRoute("/device/bind", handle: deviceBind),
+        ClientRoute("/device/unbind", handle: deviceUnbind),
+        ClientRoute("/device/list", effect: .reads, handle: deviceList),
     ]
+
+    static func userGet(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds,
+                                               prefix: "phone", nickname: { "手机" + $0.suffix(6) })
+        return UserInfo(sid: login.sid, accid: login.account.accid, nickname: login.account.nickname, availableAt: login.expiresAt.epochMilliseconds)
+    }
+
+    /// Binding again to the same phone is success; another phone gets 1301.
+    static func deviceBind(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let device = try deviceID(call.parameters)
+        guard let (owner, boundAt) = try await HeadsetStore(tables: call.tables).bind(device, to: account.accid, at: call.now()) else {
+            throw ClientError(code: HeadsetCodes.boundElsewhere, message: "device \(device) was just unbound; try again")
+        }
+        guard owner == account.accid else {
+            throw ClientError(code: HeadsetCodes.boundElsewhere, message: "device \(device) is bound to another phone")
+        }
+        return Bound(deviceId: device, boundAt: boundAt.epochMilliseconds)
+    }
+
+    /// Ends the device's live room first.
+    static func deviceUnbind(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let device = try deviceID(call.parameters)
+        guard try await owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
+        let store = HeadsetStore(tables: call.tables)
+        // A room that cannot be ended keeps its device bound (#41: a
+        // failed dissolve left a live room bound to nobody); one that
+        // ended meanwhile is fine.
+        if let roomID = try await store.liveRoomID(ofDevice: device) {
+            do {
+                _ = try await call.rooms.dissolve(roomID, by: .account(account.accid))
+            } catch RoomError.closed, RoomError.notFound {}
+        }
+        try await store.unbind(device, from: account.accid)
+        return EmptyObject()
+    }
+
+    static func deviceList(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let devices = try await HeadsetStore(tables: call.tables).devices(of: account.accid).map {
+            Device(deviceId: $0.deviceID, boundAt: $0.boundAt.epochMilliseconds, roomId: $0.roomID)
+        }
+        return Listing(total: devices.count, list: devices)
+    }
 
     /// The UID from the headset's QR code: 4-64 letters, digits, `-`, `_`.
     static func deviceID(_ parameters: WireParameters) throws -> String {

@@ -66,95 +66,102 @@ enum LiveRoutes {
     }
 
     static let routes: [ClientRoute<Settings>] = [
-        /// One open room per device: starting again returns it with freshly signed URLs.
-        ClientRoute("/live/start") { call in
-            let account = try await NetEase.account(call)
-            let device = try DeviceRoutes.deviceID(call.parameters)
-            let title = call.parameters.string("title") == nil ? "直播" : try call.parameters.text("title", characters: 1...32)
-            guard try await DeviceRoutes.owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
-            if let existing = try await liveRoomID(ofDevice: device, call), let live = try await liveRoom(existing, call) {
-                return try await started(live, call)
-            }
-            do {
-                let room = try await call.createRoom(NewRoom(name: title, owner: account.accid),
-                                                     creating: LiveCreation(deviceID: device), of: HeadsetLivePlugin(), by: .account(account.accid))
-                guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
-                return try await started(live, call)
-            } catch let error as ClientError where error.code == HeadsetCodes.alreadyLive {
-                // A concurrent start won: theirs is the device's room.
-                guard let winner = try await liveRoomID(ofDevice: device, call), let live = try await liveRoom(winner, call) else { throw error }
-                return try await started(live, call)
-            }
-        },
-
-        /// The room's owner takes a viewer out (#29): out of the IM chatroom,
-        /// no pull URLs for it, and with `durationSeconds` kept out that long.
-        ClientRoute("/live/kick") { call in
-            let owner = try await NetEase.account(call)
-            let roomID = try call.parameters.requiredInt64("roomId")
-            try await call.rooms.kick(roomID, try HostKick(call.parameters), by: owner.accid)
-            return EmptyObject()
-        },
-
-        ClientRoute("/live/stop") { call in
-            let account = try await NetEase.account(call)
-            let roomID = try call.parameters.requiredInt64("roomId")
-            _ = try await call.rooms.dissolve(roomID, by: .account(account.accid))
-            return EmptyObject()
-        },
-
-        /// Rooms whose stream is live now, latest deadline (newest) first. Pull URLs are signed
-        /// credentials: only a logged-in app gets them.
-        ClientRoute("/live/list", methods: [.get, .post], effect: .reads) { call in
-            let viewer = try await NetEase.account(call)
-            let limit = try call.parameters.int("limit", default: 20, in: 1...100)
-            let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
-            // The plugin's rows say which room streams; the engine's read says
-            // which this viewer may enter (live, not banned from it: #41), so a
-            // room hidden from it is neither listed with its signed pull URL
-            // nor counted. One statement.
-            let (listed, total) = try await HeadsetStore(tables: call.tables)
-                .enterableStreamingRooms(viewer: viewer.accid, at: call.now(), limit: limit, offset: offset)
-            var list: [Listed] = []
-            for room in listed {
-                let pull = try await call.stream(room.stream, of: room.roomID).pullURLs(expiresAt: room.expiresAt)
-                list.append(Listed(roomId: room.roomID, title: room.title, deviceId: room.deviceID, creator: room.owner, liveStatus: 1,
-                                   rtmpPullUrl: pull.rtmp, createTime: room.createdAt.epochMilliseconds))
-            }
-            return Listing(total: total, list: list)
-        },
-
-        ClientRoute("/live/query", methods: [.get, .post], effect: .reads) { call in
-            let viewer = try await NetEase.account(call)
-            let roomID = try call.parameters.requiredInt64("roomId")
-            // A viewer's way in: its pull URLs are signed credentials (#29).
-            let room = try await call.rooms.enter(roomID, as: viewer.accid)
-            guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
-            let pull = try await call.stream(live.stream, of: room.id).pullURLs(expiresAt: room.expiresAt)
-            let online = try await call.chatroom(of: room)?.online() ?? 0
-            return Queried(roomId: roomID, title: live.title, deviceId: live.deviceID, creator: room.owner,
-                           pullUrls: PullURLs(rtmp: pull.rtmp, flv: pull.flv, hls: pull.hls), liveStatus: try await liveStatus(live, call),
-                           onlineUserCount: online, createTime: room.createdAt.epochMilliseconds, expiresAt: room.expiresAt.epochMilliseconds)
-        },
-
-        /// Owner only; stream names are new and unguessable per session.
-        ClientRoute("/intercom/start") { call in
-            let account = try await NetEase.account(call)
-            let roomID = try call.parameters.requiredInt64("roomId")
-            let room = try await call.rooms.live(roomID)
-            guard room.owner == account.accid else { throw RoomError.notOwner }
-            guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
-            let session = try await call.intercomSession(of: room, expiresAt: live.deadline)
-            // Recorded on the live room, locked: a close racing it either
-            // waits and ends this session too, or wins and it is refused
-            // (recorded after the close, nobody would have ended it).
-            try await call.rooms.mutate(roomID) { tx in
-                try await HeadsetStore(tables: tx.tables).recordIntercom(roomID, speakURL: session.speakURL, listenURL: session.listenURL,
-                                                                          expiresAt: session.expiresAt, at: tx.now)
-            }
-            return Intercom(speakUrl: session.speakURL, listenUrl: session.listenURL, expiresAt: session.expiresAt.epochMilliseconds)
-        },
+        ClientRoute("/live/start", handle: liveStart),
+        ClientRoute("/live/kick", handle: liveKick),
+        ClientRoute("/live/stop", handle: liveStop),
+        ClientRoute("/live/list", methods: [.get, .post], effect: .reads, handle: liveList),
+        ClientRoute("/live/query", methods: [.get, .post], effect: .reads, handle: liveQuery),
+        ClientRoute("/intercom/start", handle: intercomStart),
     ]
+
+    /// One open room per device: starting again returns it with freshly signed URLs.
+    static func liveStart(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let device = try DeviceRoutes.deviceID(call.parameters)
+        let title = call.parameters.string("title") == nil ? "直播" : try call.parameters.text("title", characters: 1...32)
+        guard try await DeviceRoutes.owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
+        if let existing = try await liveRoomID(ofDevice: device, call), let live = try await liveRoom(existing, call) {
+            return try await started(live, call)
+        }
+        do {
+            let room = try await call.createRoom(NewRoom(name: title, owner: account.accid),
+                                                 creating: LiveCreation(deviceID: device), of: HeadsetLivePlugin(), by: .account(account.accid))
+            guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
+            return try await started(live, call)
+        } catch let error as ClientError where error.code == HeadsetCodes.alreadyLive {
+            // A concurrent start won: theirs is the device's room.
+            guard let winner = try await liveRoomID(ofDevice: device, call), let live = try await liveRoom(winner, call) else { throw error }
+            return try await started(live, call)
+        }
+    }
+
+    /// The room's owner takes a viewer out (#29): out of the IM chatroom,
+    /// no pull URLs for it, and with `durationSeconds` kept out that long.
+    static func liveKick(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let owner = try await call.caller()
+        let roomID = try call.parameters.requiredInt64("roomId")
+        try await call.rooms.kick(roomID, try HostKick(call.parameters), by: owner.accid)
+        return EmptyObject()
+    }
+
+    static func liveStop(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let roomID = try call.parameters.requiredInt64("roomId")
+        _ = try await call.rooms.dissolve(roomID, by: .account(account.accid))
+        return EmptyObject()
+    }
+
+    /// Rooms whose stream is live now, latest deadline (newest) first. Pull URLs are signed
+    /// credentials: only a logged-in app gets them.
+    static func liveList(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let viewer = try await call.caller()
+        let limit = try call.parameters.int("limit", default: 20, in: 1...100)
+        let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
+        // The plugin's rows say which room streams; the engine's read says
+        // which this viewer may enter (live, not banned from it: #41), so a
+        // room hidden from it is neither listed with its signed pull URL
+        // nor counted. One statement.
+        let (listed, total) = try await HeadsetStore(tables: call.tables)
+            .enterableStreamingRooms(viewer: viewer.accid, at: call.now(), limit: limit, offset: offset)
+        var list: [Listed] = []
+        for room in listed {
+            let pull = try await call.stream(room.stream, of: room.roomID).pullURLs(expiresAt: room.expiresAt)
+            list.append(Listed(roomId: room.roomID, title: room.title, deviceId: room.deviceID, creator: room.owner, liveStatus: 1,
+                               rtmpPullUrl: pull.rtmp, createTime: room.createdAt.epochMilliseconds))
+        }
+        return Listing(total: total, list: list)
+    }
+
+    static func liveQuery(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let viewer = try await call.caller()
+        let roomID = try call.parameters.requiredInt64("roomId")
+        // A viewer's way in: its pull URLs are signed credentials (#29).
+        let room = try await call.rooms.enter(roomID, as: viewer.accid)
+        guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
+        let pull = try await call.stream(live.stream, of: room.id).pullURLs(expiresAt: room.expiresAt)
+        let online = try await call.chatroom(of: room)?.online() ?? 0
+        return Queried(roomId: roomID, title: live.title, deviceId: live.deviceID, creator: room.owner,
+                       pullUrls: PullURLs(rtmp: pull.rtmp, flv: pull.flv, hls: pull.hls), liveStatus: try await liveStatus(live, call),
+                       onlineUserCount: online, createTime: room.createdAt.epochMilliseconds, expiresAt: room.expiresAt.epochMilliseconds)
+    }
+
+    /// Owner only; stream names are new and unguessable per session.
+    static func intercomStart(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let roomID = try call.parameters.requiredInt64("roomId")
+        let room = try await call.rooms.live(roomID)
+        guard room.owner == account.accid else { throw RoomError.notOwner }
+        guard let live = try await liveRoom(room, call) else { throw RoomError.notFound }
+        let session = try await call.intercomSession(of: room, expiresAt: live.deadline)
+        // Recorded on the live room, locked: a close racing it either
+        // waits and ends this session too, or wins and it is refused
+        // (recorded after the close, nobody would have ended it).
+        try await call.rooms.mutate(roomID) { tx in
+            try await HeadsetStore(tables: tx.tables).recordIntercom(roomID, speakURL: session.speakURL, listenURL: session.listenURL,
+                                                                      expiresAt: session.expiresAt, at: tx.now)
+        }
+        return Intercom(speakUrl: session.speakURL, listenUrl: session.listenURL, expiresAt: session.expiresAt.epochMilliseconds)
+    }
 
     static func liveRoomID(ofDevice device: String, _ call: ClientCall<Settings>) async throws -> RoomID? {
         try await HeadsetStore(tables: call.tables).liveRoomID(ofDevice: device)

@@ -40,6 +40,12 @@ public struct LiveQuizPlugin: RoomPlugin {
             revives: reader.int("revives", default: 1, in: 0...10))
     }
 
+    /// The seed's apps that send their accid where a session belongs keep
+    /// working where the tenant turns `accidAsSid` on.
+    public func callerRule(settings: Settings) -> CallerRule {
+        settings.accidAsSid ? .sessionOrAccid : .session
+    }
+
     public func routes() -> [ClientRoute<Settings>] {
         PlayerRoutes.routes + HostRoutes.routes
     }

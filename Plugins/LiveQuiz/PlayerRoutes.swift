@@ -35,62 +35,66 @@ enum PlayerRoutes {
     }
 
     static let routes: [ClientRoute<Settings>] = [
-        /// Login and registration in one: a live sid is renewed, anything else gets a new guest.
-        ClientRoute("/quiz/player/create") { call in
-            let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds,
-                                                   prefix: "quiz", nickname: { "玩家" + $0.suffix(6) })
-            return Player(accid: login.account.accid, nickname: login.account.nickname, imToken: login.imToken, sid: login.sid,
-                          availableAt: login.expiresAt.epochMilliseconds)
-        },
-
-        /// Entering: the shipped app queries the room as it enters, which makes it a player.
-        ClientRoute("/quiz/player/room/query") { call in
-            let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)
-            let roomID = try call.parameters.requiredInt64("roomId")
-            let store = QuizStore(tables: call.tables)
-            guard let game = try await store.game(roomID) else { throw RoomError.notFound }
-            guard game.status < 2 else { throw QuizCodes.over() }
-            // A player's way in: a banned account is not registered (#29).
-            let room: Room
-            do {
-                room = try await call.rooms.enter(roomID, as: account.accid)
-            } catch let refusal as RoomError where refusal != .banned {
-                throw QuizCodes.over()  // closed or gone: the game is over for its players
-            }
-            try await store.enter(roomID, accid: account.accid, revives: call.settings.revives, now: call.now())
-            let pull = try await call.stream(game.stream, of: room.id).pullURLs(expiresAt: room.expiresAt)
-            let online = try await call.chatroom(of: room)?.online() ?? 0
-            let streaming = try await call.rooms.stream(game.stream)?.live ?? false
-            let count = try await store.questions(roomID).count
-            return RoomInfo(roomId: roomID, name: room.name, creator: room.owner, rtmpPullUrl: pull.rtmp, hlsPullUrl: pull.hls, httpPullUrl: pull.flv,
-                            roomStatus: room.isOpen, liveStatus: streaming || game.status == 1 ? 1 : 0, onlineUserCount: online,
-                            bonus: Double(game.bonusCents) / 100, quizCount: count, questionCount: count, gameStatus: game.status, addr: [])
-        },
-
-        /// Judged on the player's row, locked by the engine (`PlayerRow`),
-        /// with the server's clock.
-        ClientRoute("/quiz/player/answer") { call in
-            let account = try await NetEase.account(call, accidAsSid: call.settings.accidAsSid)
-            let roomID = try call.parameters.requiredInt64("roomId")
-            let questionID = try call.parameters.requiredInt64("questionId")
-            let option = try call.parameters.requiredInt64("answer")
-            let store = QuizStore(tables: call.tables)
-            guard let game = try await store.game(roomID) else { throw RoomError.notFound }
-            guard game.status < 2 else { throw QuizCodes.over() }
-            let now = call.now()
-            let judged: Int
-            do {
-                judged = try await call.rooms.onLockedRow(roomID, rows: PlayerRow.table, key: account.accid, enteringAs: account.accid) { row, tables in
-                    try await judge(option, to: questionID, by: row?.player, in: roomID, of: account.accid, at: now, on: tables)
-                }
-            } catch let refusal as RoomError where refusal != .banned {
-                // A player banned from the game's room answers nothing (#29);
-                // a room closed or gone is a game over for its players.
-                throw QuizCodes.over()
-            }
-            return Answered(result: judged)
-        },
+        ClientRoute("/quiz/player/create", handle: create),
+        ClientRoute("/quiz/player/room/query", handle: roomQuery),
+        ClientRoute("/quiz/player/answer", handle: answer),
     ]
+
+    /// Login and registration in one: a live sid is renewed, anything else gets a new guest.
+    static func create(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds,
+                                               prefix: "quiz", nickname: { "玩家" + $0.suffix(6) })
+        return Player(accid: login.account.accid, nickname: login.account.nickname, imToken: login.imToken, sid: login.sid,
+                      availableAt: login.expiresAt.epochMilliseconds)
+    }
+
+    /// Entering: the shipped app queries the room as it enters, which makes it a player.
+    static func roomQuery(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let roomID = try call.parameters.requiredInt64("roomId")
+        let store = QuizStore(tables: call.tables)
+        guard let game = try await store.game(roomID) else { throw RoomError.notFound }
+        guard game.status < 2 else { throw QuizCodes.over() }
+        // A player's way in: a banned account is not registered (#29).
+        let room: Room
+        do {
+            room = try await call.rooms.enter(roomID, as: account.accid)
+        } catch let refusal as RoomError where refusal != .banned {
+            throw QuizCodes.over()  // closed or gone: the game is over for its players
+        }
+        try await store.enter(roomID, accid: account.accid, revives: call.settings.revives, now: call.now())
+        let pull = try await call.stream(game.stream, of: room.id).pullURLs(expiresAt: room.expiresAt)
+        let online = try await call.chatroom(of: room)?.online() ?? 0
+        let streaming = try await call.rooms.stream(game.stream)?.live ?? false
+        let count = try await store.questions(roomID).count
+        return RoomInfo(roomId: roomID, name: room.name, creator: room.owner, rtmpPullUrl: pull.rtmp, hlsPullUrl: pull.hls, httpPullUrl: pull.flv,
+                        roomStatus: room.isOpen, liveStatus: streaming || game.status == 1 ? 1 : 0, onlineUserCount: online,
+                        bonus: Double(game.bonusCents) / 100, quizCount: count, questionCount: count, gameStatus: game.status, addr: [])
+    }
+
+    /// Judged on the player's row, locked by the engine (`PlayerRow`),
+    /// with the server's clock.
+    static func answer(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let roomID = try call.parameters.requiredInt64("roomId")
+        let questionID = try call.parameters.requiredInt64("questionId")
+        let option = try call.parameters.requiredInt64("answer")
+        let store = QuizStore(tables: call.tables)
+        guard let game = try await store.game(roomID) else { throw RoomError.notFound }
+        guard game.status < 2 else { throw QuizCodes.over() }
+        let now = call.now()
+        let judged: Int
+        do {
+            judged = try await call.rooms.onLockedRow(roomID, rows: PlayerRow.table, key: account.accid, enteringAs: account.accid) { row, tables in
+                try await judge(option, to: questionID, by: row?.player, in: roomID, of: account.accid, at: now, on: tables)
+            }
+        } catch let refusal as RoomError where refusal != .banned {
+            // A player banned from the game's room answers nothing (#29);
+            // a room closed or gone is a game over for its players.
+            throw QuizCodes.over()
+        }
+        return Answered(result: judged)
+    }
 
     /// An answer judged on its player's locked row, with the questions and
     /// answers read after the lock.

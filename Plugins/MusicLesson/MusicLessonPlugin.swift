@@ -44,6 +44,12 @@ public struct MusicLessonPlugin: RoomPlugin {
             whiteboardPackets: reader.int("whiteboardPackets", default: 20_000, in: 1...1_000_000))
     }
 
+    /// The seed's apps that send their accid where a session belongs keep
+    /// working where the tenant turns `accidAsSid` on.
+    public func callerRule(settings: Settings) -> CallerRule {
+        settings.accidAsSid ? .sessionOrAccid : .session
+    }
+
     public func routes() -> [ClientRoute<Settings>] {
         AccountRoutes.routes + LessonRoutes.routes + WhiteboardRoutes.routes
     }

@@ -32,69 +32,78 @@ enum CallRoutes {
     }
 
     static let routes: [ClientRoute<Settings>] = [
-        ClientRoute("/user/get") { call in
-            let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds, prefix: "caller",
-                                                   nickname: { "caller" + $0.suffix(6) }, avatar: "")
-            return Guest(sid: login.sid, accid: login.account.accid, imToken: login.imToken)
-        },
-
-        /// Rings `callee`: 486 when it is in another call, 488 when the caller is.
-        ClientRoute("/call/ring") { call in
-            let caller = try await NetEase.account(call)
-            let callee = try call.parameters.text("callee", characters: 1...128)
-            let room = try await call.createRoom(NewRoom(name: "call", owner: caller.accid), creating: CallCreation(callee: callee),
-                                                 of: OneToOneCallPlugin(), by: .account(caller.accid))
-            return Ringing(roomId: room.id, callee: callee, ringsUntil: (room.reservation?.until ?? room.expiresAt).epochMilliseconds)
-        },
-
-        /// The callee answers: its join claims the room's reservation.
-        ClientRoute("/call/accept") { call in
-            let account = try await NetEase.account(call)
-            let (found, _) = try await party(call, account.accid, must: .callee, "only the callee answers a call")
-            _ = try await call.rooms.join(found.roomID, account: account.accid, role: CallParty.callee.rawValue)
-            return Answered(roomId: found.roomID, caller: found.caller)
-        },
-
-        /// The callee refuses (an answered call is hung up instead).
-        ClientRoute("/call/reject") { call in
-            let account = try await NetEase.account(call)
-            let (found, _) = try await party(call, account.accid, must: .callee, "only the callee rejects a call; the caller cancels")
-            return try await end(call, found, by: account.accid)
-        },
-
-        /// The caller gives up (an answered call is hung up instead).
-        ClientRoute("/call/cancel") { call in
-            let account = try await NetEase.account(call)
-            let (found, _) = try await party(call, account.accid, must: .caller, "only the caller cancels a call; the callee rejects")
-            return try await end(call, found, by: account.accid)
-        },
-
-        /// Either side ends the call, answered or not.
-        ClientRoute("/call/hangup") { call in
-            let account = try await NetEase.account(call)
-            let (found, _) = try await party(call, account.accid, must: nil, "only the call's two accounts hang it up")
-            return try await end(call, found, by: account.accid)
-        },
-
-        /// The caller drops the callee and keeps it out for `durationSeconds`
-        /// (the engine's host kick: the owner only).
-        ClientRoute("/call/kick") { call in
-            let host = try await NetEase.account(call)
-            let roomID = try call.parameters.requiredInt64("roomId")
-            try await call.rooms.kick(roomID, try HostKick(call.parameters), by: host.accid)
-            return EmptyObject()
-        },
-
-        /// The account's live call, if any.
-        ClientRoute("/call/current", methods: [.get, .post], effect: .reads) { call in
-            let account = try await NetEase.account(call)
-            let store = CallStore(tables: call.tables)
-            guard let roomID = try await store.liveCall(of: account.accid), let found = try await store.call(roomID) else {
-                return Current(roomId: nil, caller: nil, callee: nil, answered: false)
-            }
-            return Current(roomId: roomID, caller: found.call.caller, callee: found.call.callee, answered: found.answered)
-        },
+        ClientRoute("/user/get", handle: userGet),
+        ClientRoute("/call/ring", handle: callRing),
+        ClientRoute("/call/accept", handle: callAccept),
+        ClientRoute("/call/reject", handle: callReject),
+        ClientRoute("/call/cancel", handle: callCancel),
+        ClientRoute("/call/hangup", handle: callHangup),
+        ClientRoute("/call/kick", handle: callKick),
+        ClientRoute("/call/current", methods: [.get, .post], effect: .reads, handle: callCurrent),
     ]
+
+    static func userGet(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds, prefix: "caller",
+                                               nickname: { "caller" + $0.suffix(6) }, avatar: "")
+        return Guest(sid: login.sid, accid: login.account.accid, imToken: login.imToken)
+    }
+
+    /// Rings `callee`: 486 when it is in another call, 488 when the caller is.
+    static func callRing(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let caller = try await call.caller()
+        let callee = try call.parameters.text("callee", characters: 1...128)
+        let room = try await call.createRoom(NewRoom(name: "call", owner: caller.accid), creating: CallCreation(callee: callee),
+                                             of: OneToOneCallPlugin(), by: .account(caller.accid))
+        return Ringing(roomId: room.id, callee: callee, ringsUntil: (room.reservation?.until ?? room.expiresAt).epochMilliseconds)
+    }
+
+    /// The callee answers: its join claims the room's reservation.
+    static func callAccept(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let (found, _) = try await party(call, account.accid, must: .callee, "only the callee answers a call")
+        _ = try await call.rooms.join(found.roomID, account: account.accid, role: CallParty.callee.rawValue)
+        return Answered(roomId: found.roomID, caller: found.caller)
+    }
+
+    /// The callee refuses (an answered call is hung up instead).
+    static func callReject(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let (found, _) = try await party(call, account.accid, must: .callee, "only the callee rejects a call; the caller cancels")
+        return try await end(call, found, by: account.accid)
+    }
+
+    /// The caller gives up (an answered call is hung up instead).
+    static func callCancel(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let (found, _) = try await party(call, account.accid, must: .caller, "only the caller cancels a call; the callee rejects")
+        return try await end(call, found, by: account.accid)
+    }
+
+    /// Either side ends the call, answered or not.
+    static func callHangup(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let (found, _) = try await party(call, account.accid, must: nil, "only the call's two accounts hang it up")
+        return try await end(call, found, by: account.accid)
+    }
+
+    /// The caller drops the callee and keeps it out for `durationSeconds`
+    /// (the engine's host kick: the owner only).
+    static func callKick(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let host = try await call.caller()
+        let roomID = try call.parameters.requiredInt64("roomId")
+        try await call.rooms.kick(roomID, try HostKick(call.parameters), by: host.accid)
+        return EmptyObject()
+    }
+
+    /// The account's live call, if any.
+    static func callCurrent(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+        let account = try await call.caller()
+        let store = CallStore(tables: call.tables)
+        guard let roomID = try await store.liveCall(of: account.accid), let found = try await store.call(roomID) else {
+            return Current(roomId: nil, caller: nil, callee: nil, answered: false)
+        }
+        return Current(roomId: roomID, caller: found.call.caller, callee: found.call.callee, answered: found.answered)
+    }
 
     /// The live call `roomId` names, with `account` on the side `must` (either
     /// side when nil); a stranger is refused with `refusal`.

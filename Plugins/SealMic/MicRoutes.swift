@@ -10,52 +10,57 @@ enum MicRoutes {
     typealias Settings = SealMicPlugin.Settings
 
     static let routes: [ClientRoute<Settings>] = [
-        ClientRoute("/room/mic/join") { call in
-            let account = try await SealMicAuth.account(call)
-            return try await move(call, actor: account.accid, .join(position: try position(call, "targetPosition")))
-        },
+        ClientRoute("/room/mic/join", handle: join),
+        ClientRoute("/room/mic/leave", handle: leave),
+        ClientRoute("/room/mic/change", handle: change),
+        ClientRoute("/room/mic/control", handle: control),
+    ]
 
-        /// `targetPosition` may be left out: the caller's own position.
-        ClientRoute("/room/mic/leave") { call in
-            let account = try await SealMicAuth.account(call)
-            if call.parameters.string("targetPosition") != nil {
-                return try await move(call, actor: account.accid, .leave(position: try position(call, "targetPosition")))
-            }
-            let room = try await RoomRoutes.liveRoom(call)
-            guard let own = try await SealMicReads(call).positions(room).first(where: { $0.holder == account.accid }) else {
+    static func join(_ call: ClientCall<Settings>) async throws -> Bool {
+        let position = try position(call, "targetPosition")
+        return try await move(call) { _, _ in .join(position: position) }
+    }
+
+    /// `targetPosition` may be left out: the caller's own position.
+    static func leave(_ call: ClientCall<Settings>) async throws -> Bool {
+        let target = call.parameters.string("targetPosition") == nil ? nil : try position(call, "targetPosition")
+        return try await move(call) { actor, positions in
+            if let target { return .leave(position: target) }
+            guard let own = positions.first(where: { $0.holder == actor }) else {
                 throw ClientError(code: SealMicCode.micPositionError, message: "you hold no mic position")
             }
-            return try await move(call, actor: account.accid, .leave(position: own.position))
-        },
+            return .leave(position: own.position)
+        }
+    }
 
-        ClientRoute("/room/mic/change") { call in
-            let account = try await SealMicAuth.account(call)
-            return try await move(call, actor: account.accid, .change(from: try position(call, "fromPosition"), to: try position(call, "toPosition")))
-        },
+    static func change(_ call: ClientCall<Settings>) async throws -> Bool {
+        let from = try position(call, "fromPosition"), to = try position(call, "toPosition")
+        return try await move(call) { _, _ in .change(from: from, to: to) }
+    }
 
-        ClientRoute("/room/mic/control") { call in
-            let account = try await SealMicAuth.account(call)
-            let cmdNumber = try call.parameters.int64("cmd")
-            guard let cmdNumber, let cmd = MicCmd(rawValue: Int(cmdNumber)) else {
-                throw ParameterError(field: "cmd", reason: "must be one of 0-8")
-            }
-            let target = try position(call, "targetPosition")
-            let user = call.parameters.string("targetUserId")
-            switch cmd {
-            case .carry:
-                guard let user else { throw ParameterError(field: "targetUserId", reason: "is required for cmd 0 (carry)") }
-                return try await move(call, actor: account.accid, .carry(user: user, userInRoom: false, position: target))
-            case .lock: return try await move(call, actor: account.accid, .lock(position: target))
-            case .unlock: return try await move(call, actor: account.accid, .unlock(position: target))
-            case .mute: return try await move(call, actor: account.accid, .mute(position: target))
-            case .unmute: return try await move(call, actor: account.accid, .unmute(position: target))
-            case .down: return try await move(call, actor: account.accid, .down(position: target, user: user))
-            case .kick: return try await kick(call, host: account.accid, position: target, user: user)
-            case .up, .change:
-                throw ClientError(code: SealMicCode.badRequest, message: "cmd \(cmd.rawValue) is a member's own move: use /room/mic/join or /room/mic/change")
-            }
-        },
-    ]
+    static func control(_ call: ClientCall<Settings>) async throws -> Bool {
+        let cmdNumber = try call.parameters.int64("cmd")
+        guard let cmdNumber, let cmd = MicCmd(rawValue: Int(cmdNumber)) else {
+            throw ParameterError(field: "cmd", reason: "must be one of 0-8")
+        }
+        let target = try position(call, "targetPosition")
+        let user = call.parameters.string("targetUserId")
+        let command: MicCommand
+        switch cmd {
+        case .carry:
+            guard let user else { throw ParameterError(field: "targetUserId", reason: "is required for cmd 0 (carry)") }
+            command = .carry(user: user, userInRoom: false, position: target)
+        case .lock: command = .lock(position: target)
+        case .unlock: command = .unlock(position: target)
+        case .mute: command = .mute(position: target)
+        case .unmute: command = .unmute(position: target)
+        case .down: command = .down(position: target, user: user)
+        case .kick: return try await kick(call, host: try await call.caller().accid, position: target, user: user)
+        case .up, .change:
+            throw ClientError(code: SealMicCode.badRequest, message: "cmd \(cmd.rawValue) is a member's own move: use /room/mic/join or /room/mic/change")
+        }
+        return try await move(call) { _, _ in command }
+    }
 
     static func position(_ call: ClientCall<Settings>, _ field: String) throws -> Int {
         guard let value = try call.parameters.int64(field) else { throw ParameterError(field: field, reason: "is required") }
@@ -65,17 +70,26 @@ enum MicRoutes {
         return Int(value)
     }
 
-    static func move(_ call: ClientCall<Settings>, actor: AccountID, _ command: MicCommand) async throws -> Bool {
-        let room = try await RoomRoutes.liveRoom(call)
-        var asked = [actor]
-        if case .carry(let user, _, _) = command { asked.append(user) }
+    /// `command` is made once the caller and the positions are read: the
+    /// caller's session, the room, its positions and memberships come in
+    /// one read (#42 item 4: the login is checked once, with the room).
+    static func move(_ call: ClientCall<Settings>,
+                     _ command: @escaping @Sendable (AccountID, [MicPosition]) throws -> MicCommand) async throws -> Bool {
+        try await RoomRoutes.onLiveRoom(call) { roomID in try await move(call, in: roomID, command) }
+    }
+
+    private static func move(_ call: ClientCall<Settings>, in roomID: RoomID,
+                             _ command: @Sendable (AccountID, [MicPosition]) throws -> MicCommand) async throws -> Bool {
+        let carried = call.parameters.string("targetUserId").map { [$0] } ?? []
         // Decided on the positions and memberships as read, written in one
         // statement only if the room did not change meanwhile.
-        try await call.rooms.change(room.id, rows: MicPositionStore.table, members: asked) { state in
+        try await call.rooms.change(roomID, rows: MicPositionStore.table, members: carried, caller: call.session) { state in
+            guard let actor = state.caller?.accid else { throw call.session.refusal }
+            let room = state.room
+            var command = try command(actor, state.rows)
             guard state.joined.contains(actor) else { throw ClientError(code: SealMicCode.notInRoom, message: "you are not in this room; call /room/join") }
-            var command = command
             if case .carry(let user, _, let position) = command { command = .carry(user: user, userInRoom: state.joined.contains(user), position: position) }
-            let outcome = try MicPositions.decide(command, in: state.rows, actor: actor, host: state.room.owner, mutedBy: state.mutedBy)
+            let outcome = try MicPositions.decide(command, in: state.rows, actor: actor, host: room.owner, mutedBy: state.mutedBy)
                 .mapError(clientError).get()
             var change = RoomChange<MicPosition>()
             // In order: a move frees its old position before taking the new one

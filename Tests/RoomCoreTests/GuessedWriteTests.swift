@@ -1,6 +1,8 @@
 import Foundation
 import PostgresNIO
 import RoomCore
+// The engine's tests make a session as a call would (`ClientCall.session`).
+@_spi(RoomEngine) import RoomKit
 import RoomTestSupport
 import Testing
 

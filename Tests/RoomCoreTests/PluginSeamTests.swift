@@ -64,6 +64,24 @@ import Testing
         #expect(offenders.isEmpty, "use call.rooms and call.accounts: \(offenders)")
     }
 
+    /// #42 item 4: a route's caller is read once, by the engine, where the
+    /// plugin's wire carries the credential (`call.caller()`, or
+    /// `call.session` for a read that checks it with the room). The types
+    /// do it: `CallerSession`'s initialiser is the engine's SPI and
+    /// `WireProtocol` no longer reads a call. This is the backstop that no
+    /// plugin reads a `sid` or an `Authorization` header by hand, or opens
+    /// the engine's SPI.
+    @Test func noRouteReadsItsCallersCredentialByHand() throws {
+        let byHand = try Regex(#"\("sid"\)|headers\[|"authorization"|@_spi"#).ignoresCase()
+        let offenders = try Self.pluginSources().filter { $0.text.contains(byHand) }.map(\.file)
+        #expect(offenders.isEmpty, "use call.caller() or call.session: \(offenders)")
+        // And every route is known by its own path: two at one path would hide one.
+        for plugin in Build.plugins.plugins {
+            let paths = plugin.routeSignatures.map(\.path)
+            #expect(Set(paths).count == paths.count, "\(plugin.id): \(paths)")
+        }
+    }
+
     /// #28, item 1: a plugin's rows go through `PluginTables`, which binds
     /// the call's tenant as `\(.tenant)`. The types keep the connection and
     /// the pool out of a plugin's reach; this is the backstop that none

@@ -1,5 +1,7 @@
 import Foundation
 import RoomCore
+// The engine's tests make a session as a call would (`ClientCall.session`).
+@_spi(RoomEngine) import RoomKit
 import RoomTestSupport
 import Testing
 

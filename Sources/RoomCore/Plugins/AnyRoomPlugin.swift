@@ -14,8 +14,9 @@ public struct AnyRoomPlugin: Sendable {
     /// The plugin's own tables (`RoomPlugin.tables`).
     public let tables: [String]
     public let creationOptions: JSONValue
-    /// Path and methods of each client route, for mounting them once.
-    public let routeSignatures: [(path: String, methods: [ClientMethod], effect: ClientRouteEffect)]
+    /// Path and methods of each client route, for mounting them once. A
+    /// route is known by its path (`BoundPlugin.handle(route:_:)`).
+    public let routeSignatures: [ClientRouteSignature]
 
     private let binder: @Sendable (SettingsReader) -> BoundPlugin
 
@@ -28,7 +29,10 @@ public struct AnyRoomPlugin: Sendable {
         accountReferences = plugin.accountReferences
         tables = plugin.tables
         creationOptions = plugin.creationOptions
-        routeSignatures = plugin.routes().map { ($0.path, $0.methods, $0.effect) }
+        let routes = plugin.routes()
+        routeSignatures = routes.map { ClientRouteSignature(path: $0.path, methods: $0.methods, effect: $0.effect) }
+        // Two routes at one path: the router would answer one and hide the other.
+        precondition(Set(routes.map(\.path)).count == routes.count, "plugin \(plugin.id) declares a route path twice")
         binder = { reader in BoundPlugin(plugin, settings: plugin.readSettings(reader)) }
     }
 
@@ -38,6 +42,13 @@ public struct AnyRoomPlugin: Sendable {
     /// Bound to default settings: for rooms of a plugin the tenant no longer
     /// enables, so they still close cleanly.
     public func boundToDefaults() -> BoundPlugin { binder(SettingsReader(file: "", path: "", table: [:])) }
+}
+
+/// What the server mounts of a route, before any tenant binds its plugin.
+public struct ClientRouteSignature: Sendable {
+    public let path: String
+    public let methods: [ClientMethod]
+    public let effect: ClientRouteEffect
 }
 
 /// The parts of a hook call that are not settings.
@@ -64,8 +75,8 @@ public struct BoundPlugin: Sendable {
     /// `RoomPlugin.Attributes` from a room's stored text, for the list cache.
     let decodeAttributes: AttributesDecoder
 
-    /// One handler per route, in the order of `AnyRoomPlugin.routeSignatures`.
-    let routeHandlers: [@Sendable (ClientCallParts) async throws -> any Encodable & Sendable]
+    /// Each route's handler by its path.
+    let routeHandlers: [String: @Sendable (ClientCallParts) async throws -> any Encodable & Sendable]
     let mapError: @Sendable (RoomError) -> ClientError?
     /// `creation(from:)` on the request's options, then `prepareRoom`: the
     /// room shaped, its typed creation data kept in the returned
@@ -91,9 +102,11 @@ public struct BoundPlugin: Sendable {
         eventTypes = plugin.eventTypes
         settingsDescription = String(describing: settings)
         decodeAttributes = AttributesDecoder(Plugin.Attributes.self)
-        routeHandlers = plugin.routes().map { route in
-            { parts in try await route.handle(parts.call(pluginID: plugin.id, settings: settings, tables: plugin.tables)) }
+        var handlers: [String: @Sendable (ClientCallParts) async throws -> any Encodable & Sendable] = [:]
+        for route in plugin.routes() {
+            handlers[route.path] = { @Sendable parts in try await route.handle(parts.call(of: plugin, settings: settings)) }
         }
+        routeHandlers = handlers
         mapError = { plugin.clientError(for: $0) }
         prepare = { spec, now in
             try PreparedCreation(plugin, settings: settings, creation: plugin.creation(from: spec.options), spec: &spec, now: now)
@@ -110,9 +123,10 @@ public struct BoundPlugin: Sendable {
 
     public func clientError(for error: RoomError) -> ClientError? { mapError(error) }
 
-    /// Runs the route at `index` of the plugin's routes.
-    public func handle(route index: Int, _ parts: ClientCallParts) async throws -> any Encodable & Sendable {
-        try await routeHandlers[index](parts)
+    /// Runs the plugin's route at `path` (as declared, `/room/create`).
+    public func handle(route path: String, _ parts: ClientCallParts) async throws -> any Encodable & Sendable {
+        guard let handler = routeHandlers[path] else { throw RouteNotDeclared(plugin: id, path: path) }
+        return try await handler(parts)
     }
 }
 
@@ -137,13 +151,28 @@ public struct ClientCallParts: Sendable {
         self.logger = logger
     }
 
-    /// The call a route of plugin `pluginID` gets, its handles bound to the
-    /// tenant and plugin (tests make calls the same way).
-    public func call<Settings: Sendable>(pluginID: String, settings: Settings, tables: [String]) -> ClientCall<Settings> {
+    /// The call a route of `plugin` gets, its handles bound to the tenant
+    /// and plugin, its caller read the way the plugin's wire carries it.
+    public func call<Plugin: RoomPlugin>(of plugin: Plugin, settings: Plugin.Settings) -> ClientCall<Plugin.Settings> {
+        call(pluginID: plugin.id, settings: settings, tables: plugin.tables, wire: plugin.wire, callerRule: plugin.callerRule(settings: settings))
+    }
+
+    /// The call a route of plugin `pluginID` gets (tests make calls the same way).
+    public func call<Settings: Sendable>(pluginID: String, settings: Settings, tables: [String], wire: WireProtocol = .netease,
+                                         callerRule: CallerRule = .session) -> ClientCall<Settings> {
         let host = EngineCallHost(services: services, tenant: tenant, pluginID: pluginID, policy: policy, clientAddress: clientAddress, ownTables: Set(tables))
         return ClientCall(tenant: tenant.pluginView(database: services.database, clock: services.clock), pluginID: pluginID, settings: settings, policy: policy, parameters: parameters, headers: headers,
-                          clientAddress: clientAddress, logger: logger, host: host)
+                          clientAddress: clientAddress, logger: logger, host: host, wire: wire, callerRule: callerRule)
     }
+}
+
+/// A path no route of the plugin declares: the router mounts only declared
+/// ones, so reaching this is the server's own mistake.
+struct RouteNotDeclared: Error, CustomStringConvertible {
+    let plugin: String
+    let path: String
+
+    var description: String { "plugin \(plugin) declares no route \(path)" }
 }
 
 /// Every plugin this build knows, registered once at start-up; each tenant

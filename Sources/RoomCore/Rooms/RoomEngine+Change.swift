@@ -115,7 +115,7 @@ extension RoomEngine {
     static let drawnBanID = "CASE WHEN rooms.room_id IS NOT NULL THEN nextval(pg_get_serial_sequence('bans', 'ban_id')) END"
 
     /// The caller's session (and whether a ban keeps it out), the room, its
-    /// version, the plugin's rows and which of `members` are joined, in one statement: one row whether or
+    /// version, the plugin's rows and which of `members` and the caller are joined, in one statement: one row whether or
     /// not the room or the session exists, so the two are told apart.
     /// `table` nil: no plugin rows (a dissolve's read).
     func read(
@@ -127,7 +127,8 @@ extension RoomEngine {
             SELECT \(unescaped: RoomRows.columns), version,
                    \(unescaped: rowsRead.sql),
                    (SELECT coalesce(array_agg(m.accid), '{}') FROM room_members m
-                    WHERE m.tenant_id = rooms.tenant_id AND m.room_id = rooms.room_id AND m.status = 'joined' AND m.accid = ANY(\(members)::text[])),
+                    WHERE m.tenant_id = rooms.tenant_id AND m.room_id = rooms.room_id AND m.status = 'joined'
+                      AND (m.accid = ANY(\(members)::text[]) OR m.accid = c.accid)),
                    c.accid, c.nickname, c.avatar, c.role,
                    c.accid IS NOT NULL AND roomkeeper_banned(\(tenant.id), c.accid, \(roomID), \(now)), joined_count,
                    (SELECT coalesce(jsonb_object_agg(b.accid, b.created_by), '{}'::jsonb)::text FROM bans b

@@ -13,9 +13,11 @@ public struct GuestLogin: Sendable {
         _ call: ClientCall<Settings>, ttlSeconds: Int, prefix: String,
         nickname: @escaping (String) -> String, avatar: String = ""
     ) async throws -> GuestLogin {
-        if let sid = call.parameters.string("sid"), let (account, expiresAt) = try await call.accounts.resolve(sid: sid, renewSeconds: ttlSeconds) {
+        if let session = try await call.presentedSession(renewingFor: ttlSeconds) {
+            let account = session.account
             let credentials = try await call.im(of: account).create(name: account.nickname, avatar: account.avatar)
-            return GuestLogin(account: account, sid: sid, expiresAt: expiresAt, imToken: credentials.token)
+            return GuestLogin(account: account, sid: session.credential,
+                              expiresAt: session.expiresAt ?? call.now().addingTimeInterval(TimeInterval(ttlSeconds)), imToken: credentials.token)
         }
         // The account and its session first, in one statement; the IM account
         // after (a vendor's call is not held inside a database write). If the

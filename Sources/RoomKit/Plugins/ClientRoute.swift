@@ -64,12 +64,20 @@ public struct ClientCall<Settings: Sendable>: Sendable {
     public let logger: Logger
     /// The engine's side of this call, bound to its tenant and plugin.
     let host: any PluginCallHost
+    /// Where the caller's credential travels and what it is (`caller()`).
+    let wire: WireProtocol
+    let callerRule: CallerRule
+    /// The caller once resolved: a route that asks twice reads once.
+    let callerMemo = CallerMemo()
 
     /// Made by the engine for each request.
     public init(
         tenant: PluginTenant, pluginID: String, settings: Settings, policy: RoomPolicy, parameters: WireParameters,
-        headers: [String: String], clientAddress: String, logger: Logger, host: any PluginCallHost
+        headers: [String: String], clientAddress: String, logger: Logger, host: any PluginCallHost,
+        wire: WireProtocol, callerRule: CallerRule
     ) {
+        self.wire = wire
+        self.callerRule = callerRule
         self.tenant = tenant
         self.pluginID = pluginID
         self.settings = settings

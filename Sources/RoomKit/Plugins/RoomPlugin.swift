@@ -47,6 +47,11 @@ public protocol RoomPlugin: Sendable {
 
     func routes() -> [ClientRoute<Settings>]
 
+    /// Who may stand for a caller on this plugin's routes (`ClientCall.caller()`):
+    /// a live session (the default), or also an account's id for shipped
+    /// apps that send it instead (`.sessionOrAccid`).
+    func callerRule(settings: Settings) -> CallerRule
+
     /// The plugin's wire answer for an engine refusal, or nil for the wire
     /// style's default.
     func clientError(for error: RoomError) -> ClientError?
@@ -130,6 +135,8 @@ extension RoomPlugin {
     public var creationOptions: JSONValue { .object(["type": "object", "properties": .object([:])]) }
 
     public func clientError(for error: RoomError) -> ClientError? { nil }
+
+    public func callerRule(settings: Settings) -> CallerRule { .session }
 
     public func prepareRoom(_ spec: inout NewRoom, creation: inout Creation, settings: Settings, now: Date) throws {}
 

@@ -9,17 +9,23 @@ public struct WireProtocol: Sendable {
     public let name: String
     public let codes: WireCodes
     public let credential: Credential
+    /// What the credential is, so the engine resolves it one way.
+    public let session: SessionToken
+    /// What a request without a live session is told (with `codes.notLoggedIn`).
+    public let notLoggedInText: String
     /// The whole body of a success carrying `data`.
     let success: @Sendable (any Encodable & Sendable) -> any Encodable
     /// The whole body of a refusal.
     let failure: @Sendable (ClientError) -> any Encodable
 
-    public init(name: String, codes: WireCodes, credential: Credential,
+    public init(name: String, codes: WireCodes, credential: Credential, session: SessionToken, notLoggedInText: String,
                 success: @escaping @Sendable (any Encodable & Sendable) -> any Encodable,
                 failure: @escaping @Sendable (ClientError) -> any Encodable) {
         self.name = name
         self.codes = codes
         self.credential = credential
+        self.session = session
+        self.notLoggedInText = notLoggedInText
         self.success = success
         self.failure = failure
     }
@@ -32,7 +38,23 @@ public struct WireProtocol: Sendable {
         case authorizationHeader
     }
 
-    /// The credential a request carries, if any.
+    /// What a session credential is.
+    public enum SessionToken: Sendable, Equatable {
+        /// A random token: the stored session decides (NetEase's `sid`).
+        case opaque
+        /// A token signed with the tenant's key and an expiry, checked
+        /// without I/O before the stored session is read (SealMic's).
+        case signed
+    }
+
+    /// The refusal of a request without a live session, in the wire's code.
+    public func notLoggedIn() -> ClientError {
+        ClientError(code: codes.notLoggedIn, message: notLoggedInText)
+    }
+
+    /// The credential a request carries, if any: the server's, to scope an
+    /// `Idempotency-Key` and an account's budget. A route asks
+    /// `ClientCall.caller()` (#42 item 4: the wire is read once, by the engine).
     public func credential(parameters: WireParameters, headers: [String: String]) -> String? {
         switch credential {
         case .parameter(let name):
@@ -42,11 +64,6 @@ public struct WireProtocol: Sendable {
             if value.lowercased().hasPrefix("bearer ") { value = String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
             return value.isEmpty ? nil : value
         }
-    }
-
-    /// The credential of a plugin's call.
-    public func credential<Settings>(_ call: ClientCall<Settings>) -> String? {
-        credential(parameters: call.parameters, headers: call.headers)
     }
 
     /// The refusal a failure is answered with. `plugin` may word an engine
@@ -116,7 +133,8 @@ extension WireProtocol {
             case .rateLimited: 416
             }
         },
-        credential: .parameter("sid"),
+        credential: .parameter("sid"), session: .opaque,
+        notLoggedInText: "sid is missing, invalid or expired; log in again",
         success: { NetEaseSuccess(data: $0) },
         failure: { NetEaseFailure(code: $0.code, msg: $0.message) })
 
@@ -136,7 +154,8 @@ extension WireProtocol {
             case .invalid, .invalidOptions, .referenceNotFound, .conflicts: 1
             }
         },
-        credential: .authorizationHeader,
+        credential: .authorizationHeader, session: .signed,
+        notLoggedInText: "Authorization is missing, invalid, expired or revoked; call /user/login",
         success: { SealMicSuccess(result: $0) },
         failure: { SealMicFailure(errCode: $0.code, errMsg: $0.message, errDetail: $0.message) })
 }

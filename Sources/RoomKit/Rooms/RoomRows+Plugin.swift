@@ -79,7 +79,7 @@ public struct RoomRowTable<Row: RoomRow>: Sendable {
 public struct RoomSnapshot<Row: RoomRow>: Sendable {
     public let room: Room
     public let rows: [Row]
-    /// Which of the accounts the change asked about are joined members.
+    /// Which of the accounts the change asked about, and its caller, are joined members.
     public let joined: Set<AccountID>
     /// The account of the caller's session, when the change asked for it.
     public let caller: Account?
@@ -129,14 +129,16 @@ public struct RoomChange<Row: RoomRow>: Sendable {
     }
 }
 
-/// The session a change's request came with (a NetEase-style `sid` of the
-/// changed room's plugin), checked in the change's read.
+/// The session a change's request came with (its credential, of the
+/// changed room's plugin), checked in the change's read. A route gets it
+/// from its call (`ClientCall.session`), which read it where the wire
+/// carries it: no plugin makes one (#42 item 4).
 public struct CallerSession: Sendable {
     public let sid: String?
     /// What the request is answered when the session is missing or not live.
     public let refusal: any Error & Sendable
 
-    public init(sid: String?, refusal: any Error & Sendable) {
+    @_spi(RoomEngine) public init(sid: String?, refusal: any Error & Sendable) {
         self.sid = sid
         self.refusal = refusal
     }

@@ -20,10 +20,10 @@ struct ClientAPI: Sendable {
 
     func register(on router: Router<RoomRequestContext>) {
         for plugin in registry.plugins {
-            for (index, route) in plugin.routeSignatures.enumerated() {
+            for route in plugin.routeSignatures {
                 for method in route.methods {
                     router.on(RouterPath("t/:tenant/\(plugin.id)\(route.path)"), method: HTTPRequest.Method(rawValue: method.rawValue)!) { request, context in
-                        try await handle(request, context: context, plugin: plugin, route: index)
+                        try await handle(request, context: context, plugin: plugin, route: route)
                     }
                 }
             }
@@ -37,7 +37,8 @@ struct ClientAPI: Sendable {
         }
     }
 
-    private func handle(_ request: Request, context: RoomRequestContext, plugin: AnyRoomPlugin, route: Int) async throws -> Response {
+    private func handle(_ request: Request, context: RoomRequestContext, plugin: AnyRoomPlugin,
+                        route signature: ClientRouteSignature) async throws -> Response {
         let tenantID = try context.parameters.require("tenant")
         guard let tenant = services.tenants[tenantID] else { throw Problem.notFound("no tenant \(tenantID)") }
         guard let enabled = tenant.plugin(plugin.id) else {
@@ -49,7 +50,6 @@ struct ClientAPI: Sendable {
         let style = plugin.wire
         // Past the tenant's budget nothing is read, written or billed.
         if let refusal = await budgets.admit(.client(tenantID), budget: tenant.budgets.client) { return Self.throttled(refusal, style) }
-        let signature = plugin.routeSignatures[route]
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         let address = ClientAddress.resolve(peer: context.peerAddress, forwardedFor: headers["x-forwarded-for"], trusted: trustedProxies)
@@ -103,7 +103,7 @@ struct ClientAPI: Sendable {
             tenant: tenant, policy: enabled.policy, parameters: parameters, headers: headers, clientAddress: address,
             services: services, logger: logger)
         let (response, failure) = await RequestSlot.$current.withValue(RequestSlot(slots, owner: tenantID)) {
-            await answer(request, parts: parts, context: context, enabled: enabled, route: signature.path, index: route)
+            await answer(request, parts: parts, context: context, enabled: enabled, route: signature.path)
         }
         BilledRequest.count(tenant.id, at: services.clock.now(), unless: failure.map { Self.unauthenticated($0, style) } ?? false)
         guard let keyed else { return response }
@@ -145,12 +145,12 @@ struct ClientAPI: Sendable {
     /// The route's answer in the plugin's wire envelope, and the failure it
     /// answers, if any: what an `Idempotency-Key` keeps depends on it.
     private func answer(_ request: Request, parts: ClientCallParts, context: RoomRequestContext, enabled: EnabledPlugin,
-                        route path: String, index route: Int) async -> (Response, Failure?) {
+                        route path: String) async -> (Response, Failure?) {
         let style = enabled.plugin.wire
         do {
             // A host's kick is audited with where it came from (#29).
             let caller = AuditCaller(actor: "client", requestID: RequestID.of(request.headers, context: context), clientAddress: parts.clientAddress)
-            let data = try await AuditCaller.$current.withValue(caller) { try await enabled.plugin.handle(route: route, parts) }
+            let data = try await AuditCaller.$current.withValue(caller) { try await enabled.plugin.handle(route: path, parts) }
             return (try WireEnvelope.success(style, data), nil)
         } catch {
             let failure = Failure(classifying: error)
