@@ -86,38 +86,40 @@ public struct AudioChatroomPlugin: RoomPlugin {
     }
 
     /// A kick or ban, decided on the seats read with the room (#42): as
-    /// `memberRemoved`, whether or not the account had joined. The seats are
-    /// freed even in a room without a chatroom (the hook freed them only
-    /// when there was one to tell).
+    /// `memberRemoved`, whether or not the account had joined.
     public func removal(settings: Settings) -> MemberRemoval? {
-        .of(SeatStore.table) { leaver, seats in
-            var change = RoomChange<MicSeat>()
-            let freed = MicSeats.vacate(leaver.account, in: seats)
-            change.save(freed)
-            if let chatroom = leaver.room.imChatroomID {
-                for seat in freed {
-                    change.emit(.im(.queuePut(chatroom: chatroom, key: MicSeats.queueKey(seat.index), value: MicSeats.queueValue(seat),
-                                              operator: leaver.room.owner), roomID: leaver.room.id))
-                }
+        .of(SeatStore.table) { leaver, seats in Self.saved(MicSeats.vacate(leaver.account, in: seats), in: leaver.room) }
+    }
+
+    /// A moderator's mute shows on the account's seat, and its lift: the
+    /// seat saved and its queue element put, decided without I/O (a first
+    /// mute is the engine's one statement).
+    public func muting(settings: Settings) -> MemberMuting? {
+        .of(SeatStore.table) { muted, seats in
+            Self.saved(MicSeats.moderate(muted.account, mutedBy: muted.mutedBy?.description, in: seats), in: muted.room)
+        }
+    }
+
+    /// Seats a rule changed, saved, and their queue elements put for the
+    /// clients when the room has a chatroom to tell.
+    static func saved(_ seats: [MicSeat], in room: Room) -> RoomChange<MicSeat> {
+        var change = RoomChange<MicSeat>()
+        change.save(seats)
+        if let chatroom = room.imChatroomID {
+            for seat in seats {
+                change.emit(.im(.queuePut(chatroom: chatroom, key: MicSeats.queueKey(seat.index), value: MicSeats.queueValue(seat),
+                                          operator: room.owner), roomID: room.id))
             }
-            return change
         }
+        return change
     }
 
-    /// A moderator's mute shows on the account's seat, and its lift.
-    public func memberMuted(_ account: AccountID, mutedBy: Actor?, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        try await seatsChanged(room, hook: hook) { MicSeats.moderate(account, mutedBy: mutedBy?.description, in: $0) }
-    }
-
-    /// Seats changed by a rule on the engine's transaction: saved, and their
-    /// queue elements put for the clients.
+    /// Seats changed by a rule on the engine's transaction (a kick over a
+    /// ban in force): as `saved`, on the seats as locked.
     private func seatsChanged(_ room: Room, hook: HookContext<Settings>, _ rule: ([MicSeat]) -> [MicSeat]) async throws -> [OutboxMessage] {
-        let changed = rule(try await SeatStore.lockAll(room.id, on: hook.tables))
-        guard !changed.isEmpty, let chatroom = room.imChatroomID else { return [] }
-        try await SeatStore.save(changed, room.id, now: hook.now, on: hook.tables)
-        return changed.map {
-            .im(.queuePut(chatroom: chatroom, key: MicSeats.queueKey($0.index), value: MicSeats.queueValue($0), operator: room.owner), roomID: room.id)
-        }
+        let change = Self.saved(rule(try await SeatStore.lockAll(room.id, on: hook.tables)), in: room)
+        if !change.rows.isEmpty { try await SeatStore.save(change.rows, room.id, now: hook.now, on: hook.tables) }
+        return change.effects
     }
 
     /// Every seat is born empty with its room, in the room's statement.

@@ -115,4 +115,7 @@ extension OneToOneCallPlugin {
     /// A kick or ban changes nothing this plugin keeps and tells the room
     /// nothing of its own: the engine writes it in one statement (#42).
     public func removal(settings: Settings) -> MemberRemoval? { .nothing }
+
+    /// A mute shows on nothing of the plugin's.
+    public func muting(settings: Settings) -> MemberMuting? { .nothing }
 }

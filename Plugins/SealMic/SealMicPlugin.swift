@@ -123,12 +123,15 @@ public struct SealMicPlugin: RoomPlugin {
 
     /// A moderator's mute shows on the position the account holds (#29:
     /// state bit 2 and `mutedBy`), and its lift; the room hears cmd 3 / 4.
-    public func memberMuted(_ account: AccountID, mutedBy: Actor?, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
-        let store = MicPositionStore(tables: hook.tables)
-        guard let outcome = MicPositions.moderate(account, mutedBy: mutedBy?.description, in: try await store.lockAll(room.id)) else { return [] }
-        try await store.save(outcome.changed, room.id, now: hook.now)
-        let by: AccountID = if case .account(let actor) = hook.actor { actor } else { room.owner }
-        return [SealMicMessages.positions(outcome, by: by, room: room)]
+    public func muting(settings: Settings) -> MemberMuting? {
+        .of(MicPositionStore.table) { muted, positions in
+            var change = RoomChange<MicPosition>()
+            guard let outcome = MicPositions.moderate(muted.account, mutedBy: muted.mutedBy?.description, in: positions) else { return change }
+            change.save(outcome.changed)
+            let by: AccountID = if case .account(let actor) = muted.actor { actor } else { muted.room.owner }
+            change.emit(SealMicMessages.positions(outcome, by: by, room: muted.room))
+            return change
+        }
     }
 
     /// Destroyed or expired: members hear SM:RDNtfyMsg (the engine closes

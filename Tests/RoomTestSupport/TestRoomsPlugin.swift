@@ -79,6 +79,9 @@ public struct TestRoomsPlugin: RoomPlugin {
         }
     }
 
+    /// A mute shows on nothing of its own: a room's first mute is one statement (#42).
+    public func muting(settings: Settings) -> MemberMuting? { .nothing }
+
     /// Announces each arrival in the room's chatroom (a local IM's in the join's statement, a vendor's through the outbox).
     public func memberJoined(_ account: AccountID, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] {
         guard let chatroom = room.imChatroomID else { return [] }

@@ -10,6 +10,11 @@ extension RoomEngine {
                      in tenant: Tenant, pluginID: String?) async throws -> Ban {
         let now = clock.now()
         if let until, until <= now { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
+        // Decided, then written once; a mute over one in force, or a plugin without a `muting`, in a transaction.
+        if let mute = try await muteOnce(roomID, account: account, terms: BanTerms(until: until, reason: reason), by: actor,
+                                         in: tenant, pluginID: pluginID) {
+            return mute
+        }
         guard let room = try await store.room(tenant.id, roomID), pluginID == nil || room.pluginID == pluginID else { throw RoomError.notFound }
         guard room.isOpen else { throw RoomError.closed }
         return try await commit(.transaction) { writes in
@@ -21,11 +26,7 @@ extension RoomEngine {
             var detail = ["account": account, "reason": reason, "mute": String(mute.id)]
             if let until { detail["until"] = ISO8601DateFormatter().string(from: until) }
             try await writes.event(room, kind: .muted, actor: actor, detail: detail, at: now)
-            if let chatroom = room.imChatroomID {
-                let minutes = until.map { max(1, Int(($0.timeIntervalSince(now) / 60).rounded(.up))) }
-                try await writes.enqueue([.im(.muteMember(chatroom: chatroom, accid: account, operator: room.owner, minutes: minutes), roomID: room.id)],
-                                         tenantID: tenant.id, now: now)
-            }
+            try await writes.enqueue(Self.chatroomMute(of: account, in: room, until: until, now: now), tenantID: tenant.id, now: now)
             try await writes.audit(AuditAct(tenantID: tenant.id, action: .memberMute, target: "room:\(room.id)/account:\(account)",
                                             detail: Self.auditDetail(of: mute)), by: actor, now: now)
             try await writes.enqueue(try await mutedHook(account, mutedBy: actor, room: room, actor: actor, writes: writes, now: now),

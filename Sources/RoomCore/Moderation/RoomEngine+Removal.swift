@@ -55,16 +55,23 @@ extension RoomEngine {
 
     /// The tables the tenant's plugins' removals read, by plugin.
     static func removalTables(of tenant: Tenant) -> [String: (name: String, key: String)] {
+        decisionTables(of: tenant) { $0.removal?.rows.tableRef }
+    }
+
+    /// The table each of the tenant's plugins' decisions reads (`table`), by plugin.
+    static func decisionTables(of tenant: Tenant,
+                               _ table: (BoundPlugin) -> (name: String, key: String)?) -> [String: (name: String, key: String)] {
         var tables: [String: (name: String, key: String)] = [:]
         for (id, enabled) in tenant.plugins {
-            if let rows = enabled.plugin.removal?.rows, let table = rows.tableRef { tables[id] = table }
+            if let ref = table(enabled.plugin) { tables[id] = ref }
         }
         return tables
     }
 
-    private func writeRemoval<Rows: MemberRemovalRows>(_ rows: Rows, read: ChangeRead, of room: Room, account: AccountID, hadJoined: Bool,
+    private func writeRemoval<Rows: MemberRowsDecision>(_ rows: Rows, read: ChangeRead, of room: Room, account: AccountID, hadJoined: Bool,
                                                        kind: RoomEventKind, ban: Ban?, reason: String, by actor: Actor, in tenant: Tenant,
-                                                       audited: Bool, now: Date, on statement: RoomStatement) async throws -> Bool {
+                                                       audited: Bool, now: Date, on statement: RoomStatement) async throws -> Bool
+        where Rows.Subject == MemberRemoval.Leaver {
         let leaver = MemberRemoval.Leaver(account: account, room: room, actor: actor, hadJoined: hadJoined)
         let change = rows.decide(leaver, try read.rows(of: rows.table))
         var detail = ["account": account, "reason": reason, "wasMember": String(hadJoined)]
@@ -107,13 +114,21 @@ extension RoomEngine {
             )\(auditCTE: audit, onlyIf: "v")\(chatroomEffects: inStatement, onlyIf: "v", at: now)
             SELECT count(*)::int\(chatroomEffectsApplied: inStatement) FROM v
             """, writing: [room], listed: hadJoined)
-        guard let (count, applied) = try written.decode((Int, Int).self).first else { return false }
-        if applied > 0 { inStatement?.countApplied() }
-        return count == 1
+        return try ChatroomEffectsInStatement.applied(written, inStatement)
     }
 }
 
-extension MemberRemovalRows {
+extension MemberRowsDecision {
     var tableName: String? { table?.name }
     var tableRef: (name: String, key: String)? { table.map { ($0.name, $0.key) } }
+
+    /// The decision applied in a transaction: the rows as locked, saved as
+    /// decided; returns the messages (a lift, or a mute over one in force).
+    func apply(_ subject: Subject, in room: RoomID, tables: PluginTables, now: Date) async throws -> [OutboxMessage] {
+        var rows: [Row] = []
+        if let table { rows = try await tables.rows(of: table, in: room, locking: true) }
+        let change = decide(subject, rows)
+        if let table, !change.rows.isEmpty { try await tables.save(change.rows, to: table, in: room, now: now) }
+        return change.effects
+    }
 }

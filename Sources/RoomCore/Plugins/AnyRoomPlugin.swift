@@ -90,6 +90,9 @@ public struct BoundPlugin: Sendable {
     let left: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
     let removed: @Sendable (AccountID, Room, HookParts) async throws -> [OutboxMessage]
     let muted: @Sendable (AccountID, Actor?, Room, HookParts) async throws -> [OutboxMessage]
+    /// `RoomPlugin.muting`: non-nil, a room's first mute is one statement, and
+    /// `muted` applies the same decision in a transaction (lifts).
+    let muting: MemberMuting?
     /// `RoomPlugin.removal`: non-nil, a kick is one statement without `left` and `removed`.
     let removal: MemberRemoval?
     let providerEvent: @Sendable (ProviderEvent, HookParts) async throws -> [OutboxMessage]
@@ -117,7 +120,16 @@ public struct BoundPlugin: Sendable {
         left = { account, room, parts in try await plugin.memberLeft(account, room: room, hook: hook(parts)) }
         removed = { account, room, parts in try await plugin.memberRemoved(account, room: room, hook: hook(parts)) }
         removal = plugin.removal(settings: settings)
-        muted = { account, by, room, parts in try await plugin.memberMuted(account, mutedBy: by, room: room, hook: hook(parts)) }
+        let muting = plugin.muting(settings: settings)
+        self.muting = muting
+        if let rule = muting?.rows {
+            muted = { account, by, room, parts in
+                try await rule.apply(MemberMuting.Muted(account: account, room: room, mutedBy: by, actor: parts.actor), in: room.id,
+                                     tables: hook(parts).tables, now: parts.now)
+            }
+        } else {
+            muted = { account, by, room, parts in try await plugin.memberMuted(account, mutedBy: by, room: room, hook: hook(parts)) }
+        }
         providerEvent = { event, parts in try await plugin.providerEvent(event, hook: hook(parts)) }
     }
 

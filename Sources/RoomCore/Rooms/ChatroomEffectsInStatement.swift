@@ -81,6 +81,15 @@ extension ChatroomEffectsInStatement {
     /// deliveries, as `roomkeeper_outbox_deliveries_total{outcome="in_statement"}`
     /// (effects it queued instead are counted when the dispatcher delivers
     /// them): without it a local tenant's deliveries seemed to fall to none.
+    /// Whether a guarded statement applied (`SELECT count(*)::int` of its
+    /// `v`, then `chatroomEffectsApplied`): one row for the room it wrote,
+    /// and the chatroom effects it wrote counted.
+    static func applied(_ rows: [PostgresRow], _ inStatement: ChatroomEffectsInStatement?) throws -> Bool {
+        guard let (written, applied) = try rows.decode((Int, Int).self).first else { return false }
+        if applied > 0 { inStatement?.countApplied() }
+        return written == 1
+    }
+
     func countApplied() {
         for kind in queued.kinds {
             Self.appliedCounters.value(for: kind) {

@@ -120,7 +120,7 @@ extension RoomEngine {
     /// `table` nil: no plugin rows (a dissolve's read).
     func read(
         _ roomID: RoomID, in tenant: Tenant, pluginID: String?, rows rowsRead: RowsRead, members: [AccountID], caller: CallerSession?, now: Date,
-        banOf banned: AccountID? = nil
+        banOf banned: AccountID? = nil, banKind: Ban.Kind = .ban
     ) async throws -> ChangeRead {
         let tokenHash = caller?.sid.map(Secrets.sha256Hex)
         let rows = try await database.query("""
@@ -151,7 +151,7 @@ extension RoomEngine {
                 -- Named apart: the room's columns above are read unqualified.
                 SELECT b.ban_id AS rb_id, b.reason AS rb_reason, b.expires_at AS rb_expires_at, b.created_at AS rb_created_at,
                        b.created_by AS rb_created_by FROM bans b
-                WHERE b.tenant_id = \(tenant.id) AND b.accid = \(banned ?? "") AND \(banned != nil) AND b.kind = 'ban'
+                WHERE b.tenant_id = \(tenant.id) AND b.accid = \(banned ?? "") AND \(banned != nil) AND b.kind = \(banKind.rawValue)
                   AND b.room_id = \(roomID) AND b.lifted_at IS NULL
             ) AS rb ON true
             """)
@@ -178,7 +178,7 @@ extension RoomEngine {
         read.banned = Set(try cells[28].decode([String].self))
         read.rowsText = try cells[18].decode(String.self)
         if let banned, let id = try cells[29].decode(Int64?.self) {
-            read.roomBan = Ban(kind: .ban, tenantID: tenant.id, id: id, accid: banned, roomID: roomID, reason: try cells[30].decode(String.self),
+            read.roomBan = Ban(kind: banKind, tenantID: tenant.id, id: id, accid: banned, roomID: roomID, reason: try cells[30].decode(String.self),
                                expiresAt: try cells[31].decode(Date?.self), createdAt: try cells[32].decode(Date.self),
                                createdBy: try cells[33].decode(String.self), liftedAt: nil, liftedBy: nil)
         }
@@ -207,9 +207,7 @@ extension RoomEngine {
             )\(chatroomEffects: inStatement, onlyIf: "v", at: now)
             SELECT count(*)::int\(chatroomEffectsApplied: inStatement) FROM v
             """, writing: [room], listed: false) }
-        guard let (written, applied) = try rows.decode((Int, Int).self).first else { return false }
-        if applied > 0 { inStatement?.countApplied() }
-        return written == 1
+        return try ChatroomEffectsInStatement.applied(rows, inStatement)
     }
 
 }

@@ -28,22 +28,18 @@ public struct MemberRemoval: Sendable {
         }
     }
 
-    public let rows: any MemberRemovalRows
+    public let rows: any MemberRowsDecision<Leaver>
 
     /// The plugin's rows of `table` change: `decide` gets them all, as read
     /// with the room, and returns the rows to save and the messages to send.
     public static func of<Row: RoomRow>(_ table: RoomRowTable<Row>,
                                         _ decide: @escaping @Sendable (Leaver, [Row]) -> RoomChange<Row>) -> MemberRemoval {
-        MemberRemoval(rows: TableRemoval(table: table, decision: decide))
+        MemberRemoval(rows: TableDecision(table: table, decision: decide))
     }
 
     /// No rows of the plugin change; the room hears `decide`'s messages.
     public static func messages(_ decide: @escaping @Sendable (Leaver) -> [OutboxMessage]) -> MemberRemoval {
-        MemberRemoval(rows: TableRemoval<NoRemovalRow>(table: nil) { leaver, _ in
-            var change = RoomChange<NoRemovalRow>()
-            decide(leaver).forEach { change.emit($0) }
-            return change
-        })
+        MemberRemoval(rows: TableDecision.messages(decide))
     }
 
     /// The plugin keeps nothing a kick changes, and the room hears nothing
@@ -51,22 +47,35 @@ public struct MemberRemoval: Sendable {
     public static let nothing = messages { _ in [] }
 }
 
-/// The rows a removal reads and decides on (`MemberRemoval.of`), as the
-/// engine opens it: `table` nil reads none.
-public protocol MemberRemovalRows: Sendable {
+/// The rows a decision about one member reads and decides on (a kick's
+/// `MemberRemoval`, a mute's `MemberMuting`), as the engine opens it:
+/// `table` nil reads none.
+public protocol MemberRowsDecision<Subject>: Sendable {
+    associatedtype Subject: Sendable
     associatedtype Row: RoomRow
     var table: RoomRowTable<Row>? { get }
-    func decide(_ leaver: MemberRemoval.Leaver, _ rows: [Row]) -> RoomChange<Row>
+    func decide(_ subject: Subject, _ rows: [Row]) -> RoomChange<Row>
 }
 
-struct TableRemoval<Row: RoomRow>: MemberRemovalRows {
+struct TableDecision<Subject: Sendable, Row: RoomRow>: MemberRowsDecision {
     let table: RoomRowTable<Row>?
-    let decision: @Sendable (MemberRemoval.Leaver, [Row]) -> RoomChange<Row>
+    let decision: @Sendable (Subject, [Row]) -> RoomChange<Row>
 
-    func decide(_ leaver: MemberRemoval.Leaver, _ rows: [Row]) -> RoomChange<Row> { decision(leaver, rows) }
+    func decide(_ subject: Subject, _ rows: [Row]) -> RoomChange<Row> { decision(subject, rows) }
 }
 
-/// The row type of a removal that reads no rows.
+extension TableDecision where Row == NoRemovalRow {
+    /// No rows change; the room hears `decide`'s messages.
+    static func messages(_ decide: @escaping @Sendable (Subject) -> [OutboxMessage]) -> TableDecision {
+        TableDecision(table: nil) { subject, _ in
+            var change = RoomChange<NoRemovalRow>()
+            decide(subject).forEach { change.emit($0) }
+            return change
+        }
+    }
+}
+
+/// The row type of a decision that reads no rows.
 public struct NoRemovalRow: RoomRow {
     /// No columns.
     public enum Column: CodingKey, CaseIterable {

@@ -113,6 +113,12 @@ public protocol RoomPlugin: Sendable {
     /// for it. nil (the default): they run in the kick's transaction.
     func removal(settings: Settings) -> MemberRemoval?
 
+    /// What a moderator's mute or its lift shows on the plugin's rows,
+    /// decided without I/O (`MemberMuting`): a room's first mute of an
+    /// account is then written in one statement, and `memberMuted` is not
+    /// called. nil (the default): `memberMuted` runs in the transaction.
+    func muting(settings: Settings) -> MemberMuting?
+
     /// Runs inside a mute's transaction (`mutedBy` the moderator) or its
     /// lift's (`mutedBy` nil): show it on what the account holds (a seat
     /// stays muted whatever its own switch says).
@@ -157,6 +163,8 @@ extension RoomPlugin {
     public func memberMuted(_ account: AccountID, mutedBy: Actor?, room: Room, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 
     public func removal(settings: Settings) -> MemberRemoval? { nil }
+
+    public func muting(settings: Settings) -> MemberMuting? { nil }
 
     public func providerEvent(_ event: ProviderEvent, hook: HookContext<Settings>) async throws -> [OutboxMessage] { [] }
 }
