@@ -16,7 +16,7 @@ enum AccountRoutes {
         ClientRoute("/user/get", handle: userGet),
     ]
 
-    static func userGet(_ call: ClientCall<AudioChatroomPlugin.Settings>) async throws -> any Encodable & Sendable {
+    static func userGet(_ call: ClientCall<AudioChatroomPlugin.Settings>) async throws -> UserInfo {
         let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds,
                                                prefix: "user", nickname: { "用户" + $0.suffix(6) }, avatar: call.settings.avatars.randomElement() ?? "")
         return UserInfo(sid: login.sid, accid: login.account.accid, nickname: login.account.nickname, icon: login.account.avatar,

@@ -47,7 +47,7 @@ enum RoomRoutes {
         })
     }
 
-    static func create(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func create(_ call: ClientCall<Settings>) async throws -> Created {
         let name = try validRoomName(call.parameters)
         // One open room per creator, so the earlier ones are dissolved
         // first; the session is checked with the create (#28).
@@ -56,7 +56,7 @@ enum RoomRoutes {
         return Created(roomId: room.id, creator: room.owner, name: room.name, thumbnail: thumbnail(room), createTime: room.createdAt.epochMilliseconds)
     }
 
-    static func dissolve(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func dissolve(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let roomID = try call.parameters.requiredInt64("roomId")
         // The session is read with the room (#28): no round trip of its own.
         _ = try await call.rooms.dissolve(roomID, caller: call.session)
@@ -65,14 +65,14 @@ enum RoomRoutes {
 
     /// The host takes a member out (#29): off its seat, out of the IM
     /// chatroom, and with `durationSeconds` kept out that long.
-    static func kick(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func kick(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let host = try await call.caller()
         let roomID = try call.parameters.requiredInt64("roomId")
         try await call.rooms.kick(roomID, try HostKick(call.parameters), by: host.accid)
         return EmptyObject()
     }
 
-    static func mute(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func mute(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let account = try await call.caller()
         let roomID = try call.parameters.requiredInt64("roomId")
         guard call.parameters.string("mute") != nil else { throw ParameterError(field: "mute", reason: "is required") }

@@ -64,7 +64,7 @@ enum SeatRoutes {
     }
 
     /// A read: no lock, the seats as last committed.
-    static func list(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func list(_ call: ClientCall<Settings>) async throws -> Seats {
         let roomID = try call.parameters.requiredInt64("roomId")
         let room = try await call.rooms.live(roomID)
         let seats = try await SeatStore.seats(room.id, on: call.tables)

@@ -45,14 +45,14 @@ enum DeviceRoutes {
         ClientRoute("/device/list", effect: .reads, handle: deviceList),
     ]
 
-    static func userGet(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func userGet(_ call: ClientCall<Settings>) async throws -> UserInfo {
         let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds,
                                                prefix: "phone", nickname: { "手机" + $0.suffix(6) })
         return UserInfo(sid: login.sid, accid: login.account.accid, nickname: login.account.nickname, availableAt: login.expiresAt.epochMilliseconds)
     }
 
     /// Binding again to the same phone is success; another phone gets 1301.
-    static func deviceBind(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func deviceBind(_ call: ClientCall<Settings>) async throws -> Bound {
         let account = try await call.caller()
         let device = try deviceID(call.parameters)
         guard let (owner, boundAt) = try await HeadsetStore(tables: call.tables).bind(device, to: account.accid, at: call.now()) else {
@@ -65,7 +65,7 @@ enum DeviceRoutes {
     }
 
     /// Ends the device's live room first.
-    static func deviceUnbind(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func deviceUnbind(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let account = try await call.caller()
         let device = try deviceID(call.parameters)
         guard try await owner(of: device, call) == account.accid else { throw HeadsetCodes.notBound(device) }
@@ -82,7 +82,7 @@ enum DeviceRoutes {
         return EmptyObject()
     }
 
-    static func deviceList(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func deviceList(_ call: ClientCall<Settings>) async throws -> Listing {
         let account = try await call.caller()
         let devices = try await HeadsetStore(tables: call.tables).devices(of: account.accid).map {
             Device(deviceId: $0.deviceID, boundAt: $0.boundAt.epochMilliseconds, roomId: $0.roomID)

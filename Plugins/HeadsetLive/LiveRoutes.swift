@@ -97,14 +97,14 @@ enum LiveRoutes {
 
     /// The room's owner takes a viewer out (#29): out of the IM chatroom,
     /// no pull URLs for it, and with `durationSeconds` kept out that long.
-    static func liveKick(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func liveKick(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let owner = try await call.caller()
         let roomID = try call.parameters.requiredInt64("roomId")
         try await call.rooms.kick(roomID, try HostKick(call.parameters), by: owner.accid)
         return EmptyObject()
     }
 
-    static func liveStop(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func liveStop(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let account = try await call.caller()
         let roomID = try call.parameters.requiredInt64("roomId")
         _ = try await call.rooms.dissolve(roomID, by: .account(account.accid))
@@ -113,7 +113,7 @@ enum LiveRoutes {
 
     /// Rooms whose stream is live now, latest deadline (newest) first. Pull URLs are signed
     /// credentials: only a logged-in app gets them.
-    static func liveList(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func liveList(_ call: ClientCall<Settings>) async throws -> Listing {
         let viewer = try await call.caller()
         let limit = try call.parameters.int("limit", default: 20, in: 1...100)
         let offset = try call.parameters.int("offset", default: 0, in: 0...1_000_000)
@@ -132,7 +132,7 @@ enum LiveRoutes {
         return Listing(total: total, list: list)
     }
 
-    static func liveQuery(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func liveQuery(_ call: ClientCall<Settings>) async throws -> Queried {
         let viewer = try await call.caller()
         let roomID = try call.parameters.requiredInt64("roomId")
         // A viewer's way in: its pull URLs are signed credentials (#29).
@@ -146,7 +146,7 @@ enum LiveRoutes {
     }
 
     /// Owner only; stream names are new and unguessable per session.
-    static func intercomStart(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func intercomStart(_ call: ClientCall<Settings>) async throws -> Intercom {
         let account = try await call.caller()
         let roomID = try call.parameters.requiredInt64("roomId")
         let room = try await call.rooms.live(roomID)

@@ -84,13 +84,13 @@ enum HostRoutes {
 
     /// The game's host (its password) takes a player out (#29): its
     /// answers stop counting, and with `durationSeconds` it cannot enter again.
-    static func kick(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func kick(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let (_, room) = try await host(call)
         try await call.rooms.kick(room.id, try HostKick(call.parameters), by: room.owner)
         return EmptyObject()
     }
 
-    static func switchStage(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func switchStage(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let (game, room) = try await host(call)
         let status = try call.parameters.int("status", default: -1, in: -1...2)
         guard status >= 0 else { throw ParameterError(field: "status", reason: "is required: 0 init, 1 live, 2 over") }
@@ -107,7 +107,7 @@ enum HostRoutes {
     }
 
     /// Sends cmd 1 built from the stored question (no answer in it) and opens its window.
-    static func questionPublish(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func questionPublish(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let (game, room) = try await host(call)
         // The seed publishes only in a live game: a question published
         // before would be spent on nobody, and the game never playable.
@@ -136,7 +136,7 @@ enum HostRoutes {
     }
 
     /// Sends cmd 4 with the stored answer and the counted choices, then cmd 5 after the last question.
-    static func resultPublish(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func resultPublish(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let (game, room) = try await host(call)
         let time = try call.parameters.requiredInt64("time")
         let outcome = try await result(call, game: game, questionID: try call.parameters.requiredInt64("questionId"))

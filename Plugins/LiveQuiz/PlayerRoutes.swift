@@ -41,7 +41,7 @@ enum PlayerRoutes {
     ]
 
     /// Login and registration in one: a live sid is renewed, anything else gets a new guest.
-    static func create(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func create(_ call: ClientCall<Settings>) async throws -> Player {
         let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds,
                                                prefix: "quiz", nickname: { "玩家" + $0.suffix(6) })
         return Player(accid: login.account.accid, nickname: login.account.nickname, imToken: login.imToken, sid: login.sid,
@@ -49,7 +49,7 @@ enum PlayerRoutes {
     }
 
     /// Entering: the shipped app queries the room as it enters, which makes it a player.
-    static func roomQuery(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func roomQuery(_ call: ClientCall<Settings>) async throws -> RoomInfo {
         let account = try await call.caller()
         let roomID = try call.parameters.requiredInt64("roomId")
         let store = QuizStore(tables: call.tables)
@@ -74,7 +74,7 @@ enum PlayerRoutes {
 
     /// Judged on the player's row, locked by the engine (`PlayerRow`),
     /// with the server's clock.
-    static func answer(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func answer(_ call: ClientCall<Settings>) async throws -> Answered {
         let account = try await call.caller()
         let roomID = try call.parameters.requiredInt64("roomId")
         let questionID = try call.parameters.requiredInt64("questionId")

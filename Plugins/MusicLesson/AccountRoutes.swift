@@ -30,7 +30,7 @@ enum AccountRoutes {
         ClientRoute("/user/check", handle: check),
     ]
 
-    static func reg(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func reg(_ call: ClientCall<Settings>) async throws -> Registered {
         let accid = try validAccid(call.parameters)
         let nickname = try call.parameters.text("nickname", characters: 1...32)
         let password = try md5Password(call.parameters)

@@ -48,7 +48,7 @@ enum LessonRoutes {
 
     /// Books a lesson: a teacher account (its password shown this once),
     /// and a room reserved for the two until `openDeadline`.
-    static func roomCreate(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func roomCreate(_ call: ClientCall<Settings>) async throws -> Lesson {
         let student = try await AccountRoutes.account(call, as: .student)
         let store = LessonStore(tables: call.tables)
         guard try await store.active(student: student.accid).isEmpty else { throw LessonCodes.alreadyBooked() }
@@ -73,7 +73,7 @@ enum LessonRoutes {
         }
     }
 
-    static func roomQuery(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func roomQuery(_ call: ClientCall<Settings>) async throws -> Listing<Lesson> {
         let student = try await AccountRoutes.account(call, as: .student)
         let lessons = try await LessonStore(tables: call.tables).active(student: student.accid)
         // The booking student (only) sees the teacher's password again, to
@@ -90,7 +90,7 @@ enum LessonRoutes {
         return Listing(total: list.count, list: list)
     }
 
-    static func teacherRoomQuery(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func teacherRoomQuery(_ call: ClientCall<Settings>) async throws -> Listing<TeacherLesson> {
         let teacher = try await AccountRoutes.account(call, as: .teacher)
         let lessons = try await LessonStore(tables: call.tables).active(teacher: teacher.accid)
         return Listing(total: lessons.count, list: lessons.map {
@@ -99,7 +99,7 @@ enum LessonRoutes {
         })
     }
 
-    static func teacherRoomClose(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func teacherRoomClose(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let teacher = try await AccountRoutes.account(call, as: .teacher)
         let roomID = try roomID(call.parameters)
         guard let lesson = try await LessonStore(tables: call.tables).lesson(roomID), lesson.teacher.accid == teacher.accid else {
@@ -110,7 +110,7 @@ enum LessonRoutes {
     }
 
     /// The lesson's teacher takes an account out of the classroom (#29).
-    static func teacherRoomKick(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func teacherRoomKick(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let teacher = try await AccountRoutes.account(call, as: .teacher)
         let roomID = try roomID(call.parameters)
         let kick = try HostKick(call.parameters)
@@ -122,7 +122,7 @@ enum LessonRoutes {
     }
 
     /// The teacher opens the classroom; the student may enter after.
-    static func roomEnter(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func roomEnter(_ call: ClientCall<Settings>) async throws -> Entered {
         let account = try await call.caller()
         let roomID = try roomID(call.parameters)
         guard let lesson = try await LessonStore(tables: call.tables).lesson(roomID) else {

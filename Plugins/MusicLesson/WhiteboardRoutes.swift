@@ -76,7 +76,7 @@ enum WhiteboardRoutes {
     }
 
     /// The final picture, also after the lesson ended.
-    static func replay(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func replay(_ call: ClientCall<Settings>) async throws -> Replay {
         let (_, lesson) = try await party(call)
         let packets = try await LessonStore(tables: call.tables).whiteboard(lesson.roomID).map { author, data in
             WhiteboardReplay.Packet(author: author, commands: (try? WhiteboardParser.parse(data).get()) ?? [])

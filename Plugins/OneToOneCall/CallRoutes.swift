@@ -42,14 +42,14 @@ enum CallRoutes {
         ClientRoute("/call/current", methods: [.get, .post], effect: .reads, handle: callCurrent),
     ]
 
-    static func userGet(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func userGet(_ call: ClientCall<Settings>) async throws -> Guest {
         let login = try await GuestLogin.login(call, ttlSeconds: call.settings.sessionTTLSeconds, prefix: "caller",
                                                nickname: { "caller" + $0.suffix(6) }, avatar: "")
         return Guest(sid: login.sid, accid: login.account.accid, imToken: login.imToken)
     }
 
     /// Rings `callee`: 486 when it is in another call, 488 when the caller is.
-    static func callRing(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func callRing(_ call: ClientCall<Settings>) async throws -> Ringing {
         let caller = try await call.caller()
         let callee = try call.parameters.text("callee", characters: 1...128)
         let room = try await call.createRoom(NewRoom(name: "call", owner: caller.accid), creating: CallCreation(callee: callee),
@@ -58,7 +58,7 @@ enum CallRoutes {
     }
 
     /// The callee answers: its join claims the room's reservation.
-    static func callAccept(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func callAccept(_ call: ClientCall<Settings>) async throws -> Answered {
         let account = try await call.caller()
         let (found, _) = try await party(call, account.accid, must: .callee, "only the callee answers a call")
         _ = try await call.rooms.join(found.roomID, account: account.accid, role: CallParty.callee.rawValue)
@@ -88,7 +88,7 @@ enum CallRoutes {
 
     /// The caller drops the callee and keeps it out for `durationSeconds`
     /// (the engine's host kick: the owner only).
-    static func callKick(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func callKick(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let host = try await call.caller()
         let roomID = try call.parameters.requiredInt64("roomId")
         try await call.rooms.kick(roomID, try HostKick(call.parameters), by: host.accid)
@@ -96,7 +96,7 @@ enum CallRoutes {
     }
 
     /// The account's live call, if any.
-    static func callCurrent(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func callCurrent(_ call: ClientCall<Settings>) async throws -> Current {
         let account = try await call.caller()
         let store = CallStore(tables: call.tables)
         guard let roomID = try await store.liveCall(of: account.accid), let found = try await store.call(roomID) else {

@@ -18,7 +18,7 @@ enum RoomRoutes {
         ClientRoute("/room/background", handle: background),
     ]
 
-    static func create(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func create(_ call: ClientCall<Settings>) async throws -> SealMicReads.Summary {
         let account = try await call.caller()
         let subject = try call.parameters.text("subject", characters: 1...64)
         let roomType = try call.parameters.int("roomType", default: call.parameters.int("type", default: 0, in: 0...1_000), in: 0...1_000)
@@ -52,7 +52,7 @@ enum RoomRoutes {
     }
 
     /// The host leaving ends the room for everyone (the seed).
-    static func leave(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func leave(_ call: ClientCall<Settings>) async throws -> Bool {
         let account = try await call.caller()
         let room = try await liveRoom(call)
         if account.accid == room.owner {
@@ -66,14 +66,14 @@ enum RoomRoutes {
     /// The host takes a member out (#29): off its mic position (cmd 5
     /// to the room), out of the IM chatroom, and with `durationSeconds`
     /// kept out that long.
-    static func kick(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func kick(_ call: ClientCall<Settings>) async throws -> Bool {
         let host = try await call.caller()
         let room = try await liveRoom(call)
         try await call.rooms.kick(room.id, try HostKick(call.parameters), by: host.accid)
         return true
     }
 
-    static func destroy(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func destroy(_ call: ClientCall<Settings>) async throws -> Bool {
         let account = try await call.caller()
         let room = try await liveRoom(call)
         _ = try await call.rooms.dissolve(room.id, by: .account(account.accid))
@@ -91,7 +91,7 @@ enum RoomRoutes {
         return members
     }
 
-    static func background(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func background(_ call: ClientCall<Settings>) async throws -> Bool {
         let account = try await call.caller()
         let room = try await liveRoom(call)
         guard let bgId = try call.parameters.int64("bgId") else { throw ParameterError(field: "bgId", reason: "is required") }

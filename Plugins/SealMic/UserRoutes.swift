@@ -20,7 +20,7 @@ enum UserRoutes {
 
     /// A new guest per login, as the original; a caller that still holds a
     /// live token keeps its account and token.
-    static func login(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func login(_ call: ClientCall<Settings>) async throws -> LoginResult {
         let deviceID = try call.parameters.required("deviceId")
         guard deviceID.count <= 128 else { throw ParameterError(field: "deviceId", reason: "must be at most 128 characters") }
         let accounts = call.accounts
@@ -44,7 +44,7 @@ enum UserRoutes {
 
     /// Beyond the original: the token stops working now, and so do the
     /// guest's IM token and sockets (a SealMic guest lives for one login).
-    static func logout(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
+    static func logout(_ call: ClientCall<Settings>) async throws -> Bool {
         let account = try await call.caller()
         try await call.accounts
             .revokeAccess(account.accid)
