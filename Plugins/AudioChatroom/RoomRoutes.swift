@@ -31,7 +31,9 @@ enum RoomRoutes {
         ClientRoute("/room/list", effect: .reads, handle: list),
         ClientRoute("/room/create", handle: create),
         ClientRoute("/room/dissolve", handle: dissolve),
-        ClientRoute("/room/kick", handle: kick),
+        /// The host takes a member out (#29): off its seat, out of the IM
+        /// chatroom, and with `durationSeconds` kept out that long.
+        .hostKick("/room/kick"),
         ClientRoute("/room/mute", handle: mute),
     ]
 
@@ -63,14 +65,6 @@ enum RoomRoutes {
         return EmptyObject()
     }
 
-    /// The host takes a member out (#29): off its seat, out of the IM
-    /// chatroom, and with `durationSeconds` kept out that long.
-    static func kick(_ call: ClientCall<Settings>) async throws -> EmptyObject {
-        let host = try await call.caller()
-        let roomID = try call.parameters.requiredInt64("roomId")
-        try await call.rooms.kick(roomID, try HostKick(call.parameters), by: host.accid)
-        return EmptyObject()
-    }
 
     static func mute(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let account = try await call.caller()

@@ -67,7 +67,9 @@ enum LiveRoutes {
 
     static let routes: [ClientRoute<Settings>] = [
         ClientRoute("/live/start", handle: liveStart),
-        ClientRoute("/live/kick", handle: liveKick),
+        /// The room's owner takes a viewer out (#29): out of the IM chatroom,
+        /// no pull URLs for it, and with `durationSeconds` kept out that long.
+        .hostKick("/live/kick"),
         ClientRoute("/live/stop", handle: liveStop),
         ClientRoute("/live/list", methods: [.get, .post], effect: .reads, handle: liveList),
         ClientRoute("/live/query", methods: [.get, .post], effect: .reads, handle: liveQuery),
@@ -95,14 +97,6 @@ enum LiveRoutes {
         }
     }
 
-    /// The room's owner takes a viewer out (#29): out of the IM chatroom,
-    /// no pull URLs for it, and with `durationSeconds` kept out that long.
-    static func liveKick(_ call: ClientCall<Settings>) async throws -> EmptyObject {
-        let owner = try await call.caller()
-        let roomID = try call.parameters.requiredInt64("roomId")
-        try await call.rooms.kick(roomID, try HostKick(call.parameters), by: owner.accid)
-        return EmptyObject()
-    }
 
     static func liveStop(_ call: ClientCall<Settings>) async throws -> EmptyObject {
         let account = try await call.caller()

@@ -38,7 +38,9 @@ enum CallRoutes {
         ClientRoute("/call/reject", handle: callReject),
         ClientRoute("/call/cancel", handle: callCancel),
         ClientRoute("/call/hangup", handle: callHangup),
-        ClientRoute("/call/kick", handle: callKick),
+        /// The caller drops the callee and keeps it out for `durationSeconds`
+        /// (the engine's host kick: the owner only).
+        .hostKick("/call/kick"),
         ClientRoute("/call/current", methods: [.get, .post], effect: .reads, handle: callCurrent),
     ]
 
@@ -86,14 +88,6 @@ enum CallRoutes {
         return try await end(call, found, by: account.accid)
     }
 
-    /// The caller drops the callee and keeps it out for `durationSeconds`
-    /// (the engine's host kick: the owner only).
-    static func callKick(_ call: ClientCall<Settings>) async throws -> EmptyObject {
-        let host = try await call.caller()
-        let roomID = try call.parameters.requiredInt64("roomId")
-        try await call.rooms.kick(roomID, try HostKick(call.parameters), by: host.accid)
-        return EmptyObject()
-    }
 
     /// The account's live call, if any.
     static func callCurrent(_ call: ClientCall<Settings>) async throws -> Current {

@@ -36,3 +36,20 @@ extension PluginRooms {
         try await self.kick(roomID, account: kick.account, forSeconds: kick.seconds, reason: kick.reason, by: .account(host))
     }
 }
+
+extension ClientRoute {
+    /// The host's kick of a room named by `roomId`, answered `{}` (the
+    /// NetEase apps' shape): the route the conformance suite drives. Three
+    /// plugins wrote it out the same way; a plugin whose host is found
+    /// otherwise (a quiz's password, SealMic's room id) writes its own.
+    public static func hostKick(_ path: String) -> ClientRoute {
+        ClientRoute(path, handle: kickByHost)
+    }
+
+    @Sendable private static func kickByHost(_ call: ClientCall<Settings>) async throws -> EmptyObject {
+        let roomID = try call.parameters.requiredInt64("roomId")
+        let kick = try HostKick(call.parameters)
+        try await call.rooms.kick(roomID, kick, by: try await call.caller().accid)
+        return EmptyObject()
+    }
+}
