@@ -165,6 +165,26 @@ import Testing
         }
     }
 
+    /// A login the database cannot check (its connection cut) is told to
+    /// try again with RFC 6455's 1013, not closed 1011 by the socket's
+    /// handler with nothing said (CI's load test met three such closes).
+    @Test func aLoginTheDatabaseCannotCheckIsToldToTryAgain() async throws {
+        let fixture = try await ServerFixture(clock: SystemClock())
+        let token = try await fixture.tenants[0].imAdapter(LocalIMProvider.self)!.createAccount(IMAccount(accid: "ann", name: "ann")).token
+        try await ForwardedDatabase.run { database, forwarder in
+            try await fixture.live(ownTenants: true, database: database) { http in
+                let port = try #require(http.client.port)
+                let client = IMTestClient(port: port, tenant: fixture.id(0), accid: "ann", token: token)
+                #expect(try await client.next("ready")["accid"]?.string == "ann", "logged in while the database answers")
+                _ = try await client.close()
+                await forwarder.stop()
+                let frame = try await IMTestClient.refusal(port: port, tenant: fixture.id(0), accid: "ann", token: token)
+                #expect(frame?.closeCode == .unknown(1013), "\(String(describing: frame))")
+                #expect(frame?.reason == "the login could not be checked just now; try again")
+            }
+        }
+    }
+
     /// #16, finding 4: proxies log URLs, so credentials in one are refused
     /// outright, even valid ones.
     @Test func credentialsInTheURLAreRefused() async throws {

@@ -18,7 +18,8 @@ import Synchronization
 /// the account out of the room); the connection stays usable after an error.
 /// The server closes with 4001 (no or bad login), 4003 (revoked, expired, banned from the tenant),
 /// 4008 (a client too slow to read its frames), 4029 (too many sockets, or
-/// too many failed logins for the account or the address: `FailedLogins`).
+/// too many failed logins for the account or the address: `FailedLogins`),
+/// 1013 (the login could not be checked just now: try again).
 struct LocalIMSocket: Sendable {
     let tenants: TenantDirectory
     let hub: LocalIMHub
@@ -38,6 +39,8 @@ struct LocalIMSocket: Sendable {
     static let notServed = WebSocketErrorCode(codeNumber: 4004)
     static let revoked = WebSocketErrorCode(codeNumber: 4003)
     static let tooMany = WebSocketErrorCode(codeNumber: 4029)
+    /// RFC 6455's "Try Again Later": the server could not check the login now.
+    static let tryAgain = WebSocketErrorCode(codeNumber: 1013)
 
     func register(on router: Router<IMSocketContext>) {
         router.ws("t/:tenant/im/ws") { inbound, outbound, context in
@@ -80,7 +83,7 @@ struct LocalIMSocket: Sendable {
         var frames = inbound.makeAsyncIterator()
         let credentials: LoginFrame?
         do {
-            credentials = try await Self.login(&frames, outbound: outbound, local: local, address: address)
+            credentials = try await Self.login(&frames, outbound: outbound, local: local, address: address, logger: logger)
         } catch {
             waitingRoom.leave(ticket)
             throw error
@@ -96,7 +99,7 @@ extension LocalIMSocket {
     /// Reads the login frame (at most 8 KiB, within `loginSeconds`) and checks
     /// it; nil when the socket was closed instead.
     static func login(_ frames: inout WebSocketInboundStream.AsyncIterator, outbound: WebSocketOutboundWriter,
-                      local: LocalIMProvider, address: String) async throws -> LoginFrame? {
+                      local: LocalIMProvider, address: String, logger: Logger) async throws -> LoginFrame? {
         let deadline = Task {
             try await Task.sleep(for: .seconds(loginSeconds))
             try await outbound.close(unauthorized, reason: "no login frame within \(loginSeconds) s")
@@ -120,6 +123,14 @@ extension LocalIMSocket {
             }
         } catch let error as RoomError {
             try await outbound.close(tooMany, reason: error.description)
+            return nil
+        } catch {
+            // The database (or the password checks' queue) could not answer:
+            // the client is told to try again, and the reason is logged. It
+            // went up to the WebSocket handler before and closed the socket
+            // 1011 with nothing logged (CI's load test saw three).
+            logger.warning("a local-IM login could not be checked; told to try again", metadata: ["error": "\(String(reflecting: error))"])
+            try await outbound.close(tryAgain, reason: "the login could not be checked just now; try again")
             return nil
         }
         return credentials
