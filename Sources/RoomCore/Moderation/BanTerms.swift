@@ -10,8 +10,8 @@ struct BanTerms: Sendable, Equatable {
     let until: Date?
     let reason: String
 
-    /// The new ban (or mute), its id drawn by the read.
-    func ban(kind: Ban.Kind = .ban, id: Int64, tenantID: TenantID, accid: AccountID, roomID: RoomID, by actor: Actor, now: Date) -> Ban {
+    /// The new ban (or mute), its id drawn by the read; `roomID` nil for a tenant's.
+    func ban(kind: Ban.Kind = .ban, id: Int64, tenantID: TenantID, accid: AccountID, roomID: RoomID?, by actor: Actor, now: Date) -> Ban {
         Ban(kind: kind, tenantID: tenantID, id: id, accid: accid, roomID: roomID, reason: reason, expiresAt: until, createdAt: now,
             createdBy: actor.description, liftedAt: nil, liftedBy: nil)
     }

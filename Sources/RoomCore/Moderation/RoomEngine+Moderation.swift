@@ -122,6 +122,7 @@ extension RoomEngine {
     private func insertTenantBan(_ account: AccountID, until: Date?, reason: String, by actor: Actor, in tenant: Tenant) async throws -> Ban {
         let now = clock.now()
         if let until, until <= now { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
+        if let ban = try await tenantBanOnce(account, terms: BanTerms(until: until, reason: reason), by: actor, in: tenant) { return ban }
         return try await commit(.transaction) { writes in
             let connection = writes.connection
             // Joins of the account in flight finish first (they hold its lock
@@ -144,22 +145,22 @@ extension RoomEngine {
         return detail
     }
 
-    /// A tenant-wide ban's webhook event (a room's events come from its timeline).
-    static func publishTenantWide(_ kind: RoomEventKind, _ ban: Ban, actor: Actor, tenant: Tenant, now: Date,
-                                  on connection: PostgresConnection, logger: Logger) async throws {
+    /// A tenant-wide ban's event, on the tenant's own timeline (#30: "every
+    /// room lifecycle and member event" is in the feed, and no room owns
+    /// this one), and its webhook deliveries.
+    static func tenantWideEvent(_ kind: RoomEventKind, _ ban: Ban, actor: Actor, tenant: Tenant, now: Date) -> OutboxRows {
         var detail: [String: JSONValue] = ["account": .string(ban.accid), "ban": .number(Double(ban.id)), "reason": .string(ban.reason)]
         if let until = ban.expiresAt { detail["until"] = .string(ISO8601DateFormatter().string(from: until)) }
-        // In the event feed too (#30: "every room lifecycle and member
-        // event"): on the tenant's own timeline, which no room owns.
-        try await connection.run("""
-            INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
-            VALUES (\(tenant.id), \(EventFeed.tenantTimeline), \(now), \(kind.stored), \(actor.description), \(JSONValue.object(detail).jsonText)::jsonb)
-            """, logger: logger)
-        guard let type = kind.webhook?.type else { return }
-        let data = EventNotice.engineData(detail, extra: [:], plugin: nil, actor: actor.description)
-        let notice = EventNotice(tenantID: tenant.id, roomID: nil, type: type, at: now, data: data)
-        try await OutboxStore.enqueue(notice.deliveries(to: tenant.webhooks), tenantID: tenant.id, webhooks: tenant.webhooks, now: now,
-                                      on: connection, logger: logger)
+        var rows = OutboxRows()
+        rows.addTenantEvent(kind, tenantID: tenant.id, actor: actor, detail: detail, webhooks: tenant.webhooks, now: now)
+        return rows
+    }
+
+    /// The same, written on a transaction the caller holds (one statement).
+    static func publishTenantWide(_ kind: RoomEventKind, _ ban: Ban, actor: Actor, tenant: Tenant, now: Date,
+                                  on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = tenantWideEvent(kind, ban, actor: actor, tenant: tenant, now: now)
+        try await connection.run("WITH timeline AS (\(timelineInsert: rows, at: now)) \(outboxInsert: rows, at: now)", logger: logger)
     }
 
     /// Lifts a room or tenant ban, or a mute, of this tenant; nil when there

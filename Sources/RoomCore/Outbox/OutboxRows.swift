@@ -43,6 +43,29 @@ struct OutboxRows {
         }
     }
 
+    /// A tenant-wide event (a tenant ban or its lift): a row of the
+    /// tenant's own timeline, which no room owns, and its deliveries.
+    mutating func addTenantEvent(_ kind: RoomEventKind, tenantID: TenantID, actor: Actor, detail: [String: JSONValue],
+                                 webhooks: [WebhookEndpoint], now: Date) {
+        timeline.append((tenantID, EventFeed.tenantTimeline, PluginEvent(type: kind.stored, actor: actor.description, data: detail)))
+        guard let type = kind.webhook?.type else { return }
+        let data = EventNotice.engineData(detail, extra: [:], plugin: nil, actor: actor.description)
+        for delivery in EventNotice(tenantID: tenantID, roomID: nil, type: type, at: now, data: data).deliveries(to: webhooks) {
+            append(delivery, tenantID: tenantID)
+        }
+    }
+
+    /// `other`'s rows after these, in order.
+    mutating func append(_ other: OutboxRows) {
+        tenants += other.tenants
+        rooms += other.rooms
+        kinds += other.kinds
+        lanes += other.lanes
+        payloads += other.payloads
+        traceParents += other.traceParents
+        timeline += other.timeline
+    }
+
     private mutating func append(_ message: OutboxMessage, tenantID: TenantID) {
         traceParents.append(TraceCarrier.currentTraceParent() ?? "")
         tenants.append(tenantID)
