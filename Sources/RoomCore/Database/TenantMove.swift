@@ -206,7 +206,7 @@ public struct TenantMove: Sendable {
     }
 
     /// 4a. Every table's rows of the tenant alike on both sides: their
-    /// count and a checksum (the md5 of the rows' md5s in order).
+    /// count and a checksum (`digests`).
     private func check(_ tables: [String]) async throws -> [String: Int] {
         async let there = Self.digests(of: tenant, tables, on: target.database)
         let here = try await Self.digests(of: tenant, tables, on: source.database)
@@ -351,11 +351,17 @@ extension TenantMove {
 
     struct Digest: Equatable { let rows: Int; let checksum: String }
 
+    /// Each table's count of the tenant's rows and their checksum: the
+    /// exact sum of each row's 64-bit hash, which no order changes, so
+    /// nothing is sorted. It runs inside the fence (the tenant's write
+    /// pause): the md5 of the rows' md5s in order took 2.4 s for 400,000
+    /// rows, this 0.7 s (psql on this machine, a build beside it); the row's
+    /// text, made either way, is most of what is left.
     static func digests(of tenant: TenantID, _ tables: [String], on database: Database) async throws -> [String: Digest] {
         var digests: [String: Digest] = [:]
         for table in tables {
             let row = try await database.query("""
-                SELECT count(*)::int, coalesce(md5(string_agg(md5(t::text), '' ORDER BY md5(t::text))), '')
+                SELECT count(*)::int, coalesce(sum(hashtextextended(t::text, 0)::numeric), 0)::text
                 FROM \(unescaped: table) t WHERE \(unescaped: filter(table, tenant))
                 """).decode((Int, String).self).first ?? (0, "")
             digests[table] = Digest(rows: row.0, checksum: row.1)
