@@ -169,6 +169,28 @@ private struct NoDeliverer: OutboxDeliverer {
                 #expect(tooMany.status == .ok && tooMany.json["nextCursor"]?.string == then.next, "\(tooMany.text)")
                 let bad = try await http.get("/admin/v1/audit?after=1..2", key: fixture.operatorKey)
                 #expect(bad.status == .badRequest && bad.json["field"]?.string == "after", "\(bad.text)")
+
+                // A moved tenant's rows keep the ids its first cell drew: mid-move
+                // both cells hold a row, after the move's clean-up only the new
+                // one does. Before, a row the follower had not read when the move
+                // deleted it from its first cell was never returned.
+                try await kick(0, "copied-mid-move")
+                try await kick(0, "moved-before-read")
+                for (account, cleanedUp) in [("copied-mid-move", false), ("moved-before-read", true)] {
+                    let pattern = "%account:" + account
+                    let row = try #require(try await home.query("""
+                        SELECT row_to_json(a)::text FROM audit_log a WHERE tenant_id = \(stays) AND target LIKE \(pattern)
+                        """).decode(String.self).first)
+                    try await second.query("INSERT INTO audit_log OVERRIDING SYSTEM VALUE SELECT * FROM json_populate_record(NULL::audit_log, \(row)::json)")
+                    guard cleanedUp else { continue }
+                    try await home.transaction { connection in
+                        try await connection.run("SELECT set_config('roomkeeper.moved_tenant', \(stays), true)", logger: home.logger)
+                        try await connection.run("DELETE FROM audit_log WHERE tenant_id = \(stays) AND target LIKE \(pattern)", logger: home.logger)
+                    }
+                }
+                let moved = try await follow(then.next)
+                #expect(moved.rows.filter { $0.target.contains("copied-mid-move") }.count == 1, "once, though both cells hold it: \(moved.rows)")
+                #expect(moved.rows.filter { $0.target.contains("moved-before-read") }.count == 1, "found in the cell it moved to: \(moved.rows)")
             }
         }
     }

@@ -85,14 +85,21 @@ public struct AuditLog: Sendable {
         }
     }
 
-    /// Follows every tenant's log across cells (#43) from `cursor`: each
-    /// cell is read after its own position, oldest first, only the ids of
-    /// its own range (a moved tenant's copied rows were followed in the
-    /// cell they were written in), and the page takes the lowest ids of all.
-    /// The next cursor moves each cell's position past what the page
-    /// returned of it, so a row new in an earlier cell is found after a
-    /// later cell's were read (one cursor id hid it before: ids order the
-    /// cells one after another, not in time).
+    /// Follows every tenant's log across cells (#43) from `cursor`: a
+    /// position per cell's id range, each range read after its own
+    /// position, oldest first, in every cell (a moved tenant's rows keep
+    /// the ids its first cell drew, and once the move has deleted them
+    /// there, its new cell holds the only copy), each row once (mid-move,
+    /// both cells hold it), and the page takes the lowest ids of all. The
+    /// next cursor moves each range's position past what the page returned
+    /// of it, so a row new in an earlier range is found after a later
+    /// range's were read (one cursor id hid it before: ids order the cells
+    /// one after another, not in time).
+    ///
+    /// Why every cell for every range: read only in the cell whose range
+    /// it is, a row of a moved tenant that the follower had not yet read
+    /// when the move deleted it from its first cell was never returned
+    /// (`CellsTests.theOperatorFollowsTheAuditLogOfEveryCell`).
     public func follow(_ filter: Filter, from cursor: AuditFollowCursor) async throws -> (entries: [AuditEntry], next: AuditFollowCursor) {
         // A position past the deployment's cells is not read (the contract
         // allows 16; a cell is never removed, so none names a row still kept).
@@ -101,20 +108,39 @@ public struct AuditLog: Sendable {
         for index in 0..<cellCount {
             positions.append(try await position(of: index, from: cursor))
         }
-        var read: [[AuditEntry]] = []
+        let ends = (0..<cellCount).map { min(filter.before ?? Int64.max, AuditFollowCursor.rangeEnd($0)) }
+        var found: [Int64: AuditEntry] = [:]
         for index in 0..<cellCount {
-            var inCell = filter
-            inCell.after = positions[index]
-            inCell.before = min(filter.before ?? Int64.max, AuditFollowCursor.rangeEnd(index))
-            read.append(try await LeaseOwner.$cell.withValue(cellName(index)) { try await entriesInCell(inCell) })
+            let read = try await LeaseOwner.$cell.withValue(cellName(index)) { try await entries(after: positions, before: ends, filter) }
+            for entry in read { found[entry.id] = entry }
         }
-        let page = Array(read.joined().sorted { $0.id < $1.id }.prefix(filter.limit))
+        let page = Array(found.values.sorted { $0.id < $1.id }.prefix(filter.limit))
         var next = positions
         for entry in page {
-            let cell = AuditFollowCursor.cell(of: entry.id)
-            if cell < next.count { next[cell] = max(next[cell], entry.id) }
+            let range = AuditFollowCursor.cell(of: entry.id)
+            if range < next.count { next[range] = max(next[range], entry.id) }
         }
         return (page, AuditFollowCursor(positions: next))
+    }
+
+    /// This cell's rows after each range's position and before its end,
+    /// oldest first: one index walk a range.
+    private func entries(after positions: [Int64], before ends: [Int64], _ filter: Filter) async throws -> [AuditEntry] {
+        let action = filter.action, actor = filter.actor, limit = filter.limit
+        let tenant: TenantID? = if case .only(let tenant) = filter.tenants { tenant } else { nil }
+        return try Self.decoded(try await database.query("""
+            -- cross-tenant: the operator's view reads every tenant's rows (or the one its filter names)
+            SELECT a.* FROM unnest(\(positions)::bigint[], \(ends)::bigint[]) AS r(after, before)
+            CROSS JOIN LATERAL (
+                SELECT \(unescaped: Self.columns) FROM audit_log
+                WHERE audit_id > r.after AND audit_id < r.before
+                  AND (\(tenant)::text IS NULL OR tenant_id = \(tenant))
+                  AND (\(action)::text IS NULL OR action = \(action))
+                  AND (\(actor)::text IS NULL OR actor = \(actor) OR key_fingerprint = \(actor))
+                ORDER BY audit_id LIMIT \(limit)
+            ) a
+            ORDER BY a.audit_id LIMIT \(limit)
+            """))
     }
 
     /// Cell `index`'s position: the cursor's, or, from a bare id (one
@@ -179,7 +205,12 @@ public struct AuditLog: Sendable {
                 ORDER BY audit_id DESC LIMIT \(limit)
                 """)
         }
-        return try rows.decode((Int64, String?, Date, String, String?, String, String, String, String?, String?, String).self).map {
+        return try Self.decoded(rows)
+    }
+
+    /// Rows read with `columns`, as entries.
+    private static func decoded(_ rows: [PostgresRow]) throws -> [AuditEntry] {
+        try rows.decode((Int64, String?, Date, String, String?, String, String, String, String?, String?, String).self).map {
             AuditEntry(id: $0, tenantID: $1, at: $2, actor: $3, keyFingerprint: $4, action: $5, target: $6, outcome: $7,
                        requestID: $8, clientAddress: $9, detail: $10)
         }
