@@ -170,12 +170,17 @@ extension RoomEngine {
         let now = clock.now()
         return try await commit(.transaction) { writes in
             let connection = writes.connection
+            // The ban's room (a ban outlives its room's close), locked before
+            // the ban's row, as every write holding both takes them (a ban
+            // over one in force locks the room, then upserts the ban): taken
+            // the other way, a lift racing such a ban deadlocked, and
+            // PostgreSQL failed one of them (LiftRaceTests). Its version is
+            // bumped: its timeline is written in commit order (the event
+            // feed's room order), and a racing seat change decides again.
+            let locked = try await writes.lockRoomOfBanBumpingVersion(tenant.id, banID: banID)
             guard let ban = try await BanStore.lift(tenant.id, banID, by: actor, now: now, on: connection, logger: database.logger) else { return nil }
             let muted = ban.kind == .mute
-            // The ban's room (a ban outlives its room's close), locked, its
-            // version bumped: its timeline is written in commit order (the
-            // event feed's room order), and a racing seat change decides again.
-            if let roomID = ban.roomID, let room = try await writes.lockRoomBumpingVersion(tenant.id, roomID) {
+            if ban.roomID != nil, let room = locked {
                 try await writes.event(room, kind: muted ? .unmuted : .unbanned, actor: actor,
                                        detail: ["account": ban.accid, muted ? "mute" : "ban": String(ban.id)], at: now)
                 if let chatroom = room.imChatroomID, room.isOpen {

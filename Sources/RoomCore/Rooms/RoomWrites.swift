@@ -41,6 +41,20 @@ extension RoomWrites {
         return room
     }
 
+    /// The room of ban (or mute) `banID`, locked and its version bumped as
+    /// `lockRoomBumpingVersion` does, before anything locks the ban's row:
+    /// nil for a tenant's ban (or a room retention deleted).
+    func lockRoomOfBanBumpingVersion(_ tenantID: TenantID, banID: Int64) async throws -> Room? {
+        let rows = try await connection.run("""
+            UPDATE rooms SET version = version + 1
+            WHERE tenant_id = \(tenantID) AND room_id = (SELECT room_id FROM bans WHERE tenant_id = \(tenantID) AND ban_id = \(banID))
+            RETURNING \(unescaped: RoomRows.columns)
+            """, logger: logger).collect()
+        let room = try rows.first.map(RoomRows.decode)
+        ledger.touch(room.map { [$0] } ?? [], listed: false)
+        return room
+    }
+
     /// With `account`, the statement also takes that account's lock, shared
     /// (`AccountLock`): a tenant ban holds it exclusively until it commits,
     /// so the next statement either runs after the ban and sees it, or the
