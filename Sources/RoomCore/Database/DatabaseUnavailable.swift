@@ -34,3 +34,16 @@ public struct DatabaseUnavailable: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// PostgreSQL rolled the transaction back for a reason of its own, not the
+/// request's: a deadlock's victim (40P01) or a serialization failure
+/// (40001), class 40. Nothing was written and the same request may run
+/// again, so the caller is told "try again", not an internal error. Not
+/// `DatabaseUnavailable.matches`: the server is up, and the router must not
+/// suspect its primary for it.
+enum RolledBackByPostgres {
+    static func matches(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return false }
+        return state.hasPrefix("40")
+    }
+}

@@ -15,7 +15,8 @@ extension Failure {
             self = .provider(service: "media", transient: transient, detail: "\(error)")
         case let error as ServiceBusy: self = .databaseUnavailable(detail: error.description)
         case let error as CommitNotConfirmed where !error.rolledBack: self = .outcomeUnknown(detail: error.description)
-        case _ where DatabaseUnavailable.matches(error): self = .databaseUnavailable(detail: LoggableError.describe(error))
+        case _ where DatabaseUnavailable.matches(error) || RolledBackByPostgres.matches(error):
+            self = .databaseUnavailable(detail: LoggableError.describe(error))
         default: self = .internal(detail: LoggableError.describe(error))
         }
     }
