@@ -14,6 +14,8 @@ public struct LoadTestReport: Sendable, Codable, Equatable {
     public var latencyMs: Percentiles = Percentiles(samples: [])
     /// `http <status>/<errCode>`, `im <code>`, `socket <close code>` → count.
     public var errors: [String: Int] = [:]
+    /// IM sockets closed 1013 ("try again later") before ready and opened again (not errors).
+    public var imRetries = 0
     public var seconds: Double = 0
 
     public struct Plan: Sendable, Codable, Equatable {
@@ -68,6 +70,7 @@ public struct LoadTestReport: Sendable, Codable, Equatable {
             ("deliveries", "\(deliveries) of \(deliveriesExpected)"),
             ("delivery latency", "p50 \(ms(latencyMs.p50)), p95 \(ms(latencyMs.p95)), p99 \(ms(latencyMs.p99)), max \(ms(latencyMs.max))"),
         ]
+        rows.append(("IM sockets retried", "\(imRetries) (closed 1013, try again, before ready)"))
         rows.append(("errors", errors.isEmpty ? "none" : errors.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")))
         rows.append(("took", String(format: "%.1f s", seconds)))
         let width = rows.map(\.0.count).max() ?? 0

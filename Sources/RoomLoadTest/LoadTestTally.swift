@@ -9,11 +9,14 @@ final class LoadTestTally: Sendable {
         var latenciesMs: [Double] = []
         var sent = 0
         var expected = 0
+        var retries = 0
     }
 
     private let state = Mutex(State())
 
     func error(_ key: String) { state.withLock { $0.errors[key, default: 0] += 1 } }
+    /// A socket told "try again later" (1013) before it was ready, opened again.
+    func retried() { state.withLock { $0.retries += 1 } }
     func delivered(latencyMs: Double) { state.withLock { $0.latenciesMs.append(latencyMs) } }
     func sent(reaching others: Int) { state.withLock { $0.sent += 1; $0.expected += others } }
 
@@ -23,6 +26,7 @@ final class LoadTestTally: Sendable {
     func fill(_ report: inout LoadTestReport) {
         state.withLock { state in
             report.errors = state.errors
+            report.imRetries = state.retries
             report.messagesSent = state.sent
             report.deliveriesExpected = state.expected
             report.deliveries = state.latenciesMs.count

@@ -180,7 +180,7 @@ import Testing
                 await forwarder.stop()
                 let frame = try await IMTestClient.refusal(port: port, tenant: fixture.id(0), accid: "ann", token: token)
                 #expect(frame?.closeCode == .unknown(1013), "\(String(describing: frame))")
-                #expect(frame?.reason == "the login could not be checked just now; try again")
+                #expect(frame?.reason == "the server could not serve this socket just now; try again")
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import NIOCore
 import NIOWebSocket
 import Logging
 import RoomCore
@@ -50,8 +51,12 @@ struct LocalIMSocket: Sendable {
                 return
             }
             // The socket's statements are its tenant's share of the pool (#41).
-            try await LeaseOwner.$tenant.withValue(tenantID) {
-                try await serve(inbound, outbound, context, tenantID: tenantID, local: local)
+            do {
+                try await LeaseOwner.$tenant.withValue(tenantID) {
+                    try await serve(inbound, outbound, context, tenantID: tenantID, local: local)
+                }
+            } catch {
+                try? await Self.closeFailed(outbound, error, logger: context.logger)
             }
         }
     }
@@ -124,16 +129,28 @@ extension LocalIMSocket {
         } catch let error as RoomError {
             try await outbound.close(tooMany, reason: error.description)
             return nil
-        } catch {
-            // The database (or the password checks' queue) could not answer:
-            // the client is told to try again, and the reason is logged. It
-            // went up to the WebSocket handler before and closed the socket
-            // 1011 with nothing logged (CI's load test saw three).
-            logger.warning("a local-IM login could not be checked; told to try again", metadata: ["error": "\(String(reflecting: error))"])
-            try await outbound.close(tryAgain, reason: "the login could not be checked just now; try again")
-            return nil
         }
         return credentials
+    }
+
+    /// A socket whose login check, registration or anything else before its
+    /// session's own loop failed: the database (or the password checks'
+    /// queue) could not answer, and the client is told to try again (1013);
+    /// anything else is an internal error (1011). Either is logged. Before,
+    /// the error went up to the WebSocket handler, which closed the socket
+    /// 1011 with nothing said (CI's load test, after the chaos run: a login
+    /// check, then a socket's registration, each seen twice or three times).
+    static func closeFailed(_ outbound: WebSocketOutboundWriter, _ error: any Error, logger: Logger) async throws {
+        // The client went away first: nothing to tell it, nothing wrong here.
+        if error is ChannelError || error is CancellationError { return }
+        switch Failure(classifying: error) {
+        case .databaseUnavailable, .outcomeUnknown:
+            logger.warning("a local-IM socket could not be served just now; told to try again", metadata: ["error": "\(String(reflecting: error))"])
+            try await outbound.close(tryAgain, reason: "the server could not serve this socket just now; try again")
+        default:
+            logger.error("a local-IM socket failed", metadata: ["error": "\(String(reflecting: error))"])
+            try await outbound.close(.unexpectedServerError, reason: "the server failed")
+        }
     }
 }
 
