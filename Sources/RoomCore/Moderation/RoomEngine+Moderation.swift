@@ -159,8 +159,7 @@ extension RoomEngine {
     /// The same, written on a transaction the caller holds (one statement).
     static func publishTenantWide(_ kind: RoomEventKind, _ ban: Ban, actor: Actor, tenant: Tenant, now: Date,
                                   on connection: PostgresConnection, logger: Logger) async throws {
-        let rows = tenantWideEvent(kind, ban, actor: actor, tenant: tenant, now: now)
-        try await connection.run("WITH timeline AS (\(timelineInsert: rows, at: now)) \(outboxInsert: rows, at: now)", logger: logger)
+        try await OutboxStore.write(tenantWideEvent(kind, ban, actor: actor, tenant: tenant, now: now), now: now, on: connection, logger: logger)
     }
 
     /// Lifts a room or tenant ban, or a mute, of this tenant; nil when there

@@ -26,8 +26,8 @@ extension RoomEngine {
                              AND room_id IS NULL AND lifted_at IS NULL),
                    nextval(pg_get_serial_sequence('bans', 'ban_id'))
             """)
-        guard let cells = read.first, try !cells.decode((Bool, Int64).self).0 else { return nil }
-        let ban = terms.ban(id: try cells.decode((Bool, Int64).self).1, tenantID: tenant.id, accid: account, roomID: nil, by: actor, now: now)
+        guard let (notYetLifted, id) = try read.first?.decode((Bool, Int64).self), !notYetLifted else { return nil }
+        let ban = terms.ban(id: id, tenantID: tenant.id, accid: account, roomID: nil, by: actor, now: now)
         var outbox = OutboxRows()
         outbox.add([.im(.revokeTokens(accid: account), roomID: nil)], tenantID: tenant.id, webhooks: [], now: now)
         outbox.append(Self.tenantWideEvent(.banned, ban, actor: actor, tenant: tenant, now: now))

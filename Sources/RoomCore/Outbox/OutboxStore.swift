@@ -90,6 +90,12 @@ public struct OutboxStore: Sendable {
                                on connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
         var rows = OutboxRows()
         rows.add(messages, tenantID: tenantID, webhooks: webhooks, now: now)
+        return try await write(rows, now: now, on: connection, logger: logger)
+    }
+
+    /// `rows`' timeline rows and deliveries, in one statement (one round trip).
+    @discardableResult
+    static func write(_ rows: OutboxRows, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
         guard !rows.isEmpty else {
             try await rows.writeTimeline(at: now, on: connection, logger: logger)
             return []

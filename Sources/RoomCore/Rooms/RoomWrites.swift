@@ -32,25 +32,26 @@ extension RoomWrites {
     /// read (`RoomEngine.change`) then finds the version moved and decides
     /// again, instead of overwriting what this transaction wrote.
     func lockRoomBumpingVersion(_ tenantID: TenantID, _ roomID: RoomID) async throws -> Room? {
-        let rows = try await connection.run("""
+        try await bumpingVersion("""
             UPDATE rooms SET version = version + 1 WHERE tenant_id = \(tenantID) AND room_id = \(roomID)
             RETURNING \(unescaped: RoomRows.columns)
-            """, logger: logger).collect()
-        let room = try rows.first.map(RoomRows.decode)
-        ledger.touch(room.map { [$0] } ?? [], listed: false)
-        return room
+            """)
     }
 
     /// The room of ban (or mute) `banID`, locked and its version bumped as
     /// `lockRoomBumpingVersion` does, before anything locks the ban's row:
     /// nil for a tenant's ban (or a room retention deleted).
     func lockRoomOfBanBumpingVersion(_ tenantID: TenantID, banID: Int64) async throws -> Room? {
-        let rows = try await connection.run("""
+        try await bumpingVersion("""
             UPDATE rooms SET version = version + 1
             WHERE tenant_id = \(tenantID) AND room_id = (SELECT room_id FROM bans WHERE tenant_id = \(tenantID) AND ban_id = \(banID))
             RETURNING \(unescaped: RoomRows.columns)
-            """, logger: logger).collect()
-        let room = try rows.first.map(RoomRows.decode)
+            """)
+    }
+
+    /// Runs a version bump of at most one room and records it in the ledger.
+    private func bumpingVersion(_ update: PostgresQuery) async throws -> Room? {
+        let room = try await connection.run(update, logger: logger).collect().first.map(RoomRows.decode)
         ledger.touch(room.map { [$0] } ?? [], listed: false)
         return room
     }
