@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import time
+import traceback
 import urllib.request
 
 from selenium import webdriver
@@ -60,6 +61,19 @@ def browser():
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
+def where_it_stopped(driver, frames):
+    """What a CI log needs when no screenshot can be seen: the check's line
+    that waited, the view shown, the console's status line, the browser's log."""
+    line = next((f"line {f.lineno}: {f.line}" for f in reversed(frames) if f.filename == __file__ and f.name == "main"), "?")
+    try:
+        view = driver.execute_script("return Array.from(document.querySelectorAll('section.view')).filter((v) => !v.hidden).map((v) => v.id).join(',')")
+        status = driver.execute_script("const s = document.getElementById('status'); return s ? s.textContent : ''")
+        log = [entry["message"] for entry in driver.get_log("browser")][-5:]
+    except Exception as error:  # the browser itself may be what failed
+        return f"waited at {line}; the browser could not be asked: {error}"
+    return f"waited at {line}; view shown: {view or 'none'}; the console said: {status!r}; the browser's log: {log}"
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
     driver = browser()
@@ -81,6 +95,15 @@ def main():
 
     def text(css):
         return wait.until(lambda d: d.find_element(By.CSS_SELECTOR, css).text)
+
+    def texts(css, attribute=None):
+        """The text (or an attribute) of every element `css` finds, read in one
+        script: element by element, 120 rows took a round trip each, and the
+        rooms list, redrawn every 2 s, made one of them stale before the last
+        was read, so the wait never saw the list whole (CI at 89075d0)."""
+        return driver.execute_script(
+            "return Array.from(document.querySelectorAll(arguments[0])).map((e) => arguments[1] ? e.getAttribute(arguments[1]) : e.textContent)",
+            css, attribute)
 
     def no_alert():
         try:
@@ -135,8 +158,7 @@ def main():
         shot("04b-rooms-older", "older rooms appended after the newest 100")
         find = driver.find_element(By.ID, "room-find")
         find.send_keys("console-pager\n")
-        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#rooms tr[data-room]")
-                   and all(t.text == "console-pager" for t in d.find_elements(By.CSS_SELECTOR, "#rooms tr[data-room] td:nth-child(4)")))
+        wait.until(lambda d: (owners := texts("#rooms tr[data-room] td:nth-child(4)")) and set(owners) == {"console-pager"})
         find.clear()
         find.send_keys(room + "\n")
         visible("room-view")
@@ -202,8 +224,7 @@ def main():
                                        "return [t.getBoundingClientRect().right, document.documentElement.clientWidth]")
         check(widths[0] <= widths[1], f"the audit table fits 1280 px: its right edge at {widths[0]} px, the window {widths[1]} px")
         Select(driver.find_element(By.ID, "audit-action")).select_by_value("member.kick")
-        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#audit tr[data-action]")
-                   and all(r.get_attribute("data-action") == "member.kick" for r in d.find_elements(By.CSS_SELECTOR, "#audit tr[data-action]")))
+        wait.until(lambda d: (actions := texts("#audit tr[data-action]", "data-action")) and set(actions) == {"member.kick"})
         shot("04g-audit-kicks", "the audit log filtered to kicks")
         Select(driver.find_element(By.ID, "audit-action")).select_by_value("")
 
@@ -292,7 +313,8 @@ def main():
         check(not errors, f"the browser logged no errors (CSP violations included): {errors}")
     except TimeoutException as error:
         shot("99-failure", "where the check stopped")
-        check(False, f"timed out waiting in the browser ({error.msg or 'no message'}); see {SHOTS}/99-failure.png")
+        check(False, f"timed out waiting in the browser ({error.msg or 'no message'}); see {SHOTS}/99-failure.png; "
+                     + where_it_stopped(driver, traceback.extract_tb(error.__traceback__)))
     finally:
         driver.quit()
     for path, what in shots:

@@ -15,14 +15,18 @@ extension ConsoleScript {
 
   async function open(view) {
     stopPolling();
+    // A view opened while an earlier one still renders wins: the earlier one
+    // must not start its polling (or say its error) when its answer arrives.
+    const opening = ++state.opening;
     state.view = view;
     show(view);
     say('');
     try {
       await renderers[view]();
     } catch (error) {
-      if (error.message !== 'unauthorized') say(error.message, true);
+      if (error.message !== 'unauthorized' && opening === state.opening) say(error.message, true);
     }
+    if (opening !== state.opening) return;
     // Rooms, a room and the outbox stay current without a reload.
     if (['rooms', 'room', 'outbox'].includes(view)) {
       state.timer = setInterval(() => renderers[view]().catch((error) => say(error.message, true)), 2000);

@@ -16,7 +16,7 @@ enum ConsoleScript {
 (() => {
   // The key lives in this tab's sessionStorage: gone when the tab closes.
   const KEY = 'roomkeeper.adminKey';
-  const state = { tenants: [], tenant: null, view: null, room: null, timer: null, rooms: { items: [], next: null }, outbox: { items: [], next: null }, audit: { items: [], next: null } };
+  const state = { tenants: [], tenant: null, view: null, room: null, timer: null, opening: 0, rooms: { items: [], next: null }, outbox: { items: [], next: null }, audit: { items: [], next: null } };
   // The audit log's actions, as the engine names them (AuditAction: one list).
   const AUDIT_ACTIONS = \#(ConsoleScript.auditActions);
   const byId = (id) => document.getElementById(id);
