@@ -83,11 +83,16 @@ public struct AccountStore: Sendable {
         let sid = Secrets.randomToken(bytes: 24)
         let now = clock.now()
         let expiresAt = now.addingTimeInterval(TimeInterval(ttlSeconds))
-        // An account banned from its tenant gets no new session (#29).
+        // An account banned from its tenant gets no new session (#29). The
+        // account's lock, shared, orders the login with a tenant ban of it
+        // (which holds the lock to its commit): the ban is read after the
+        // lock is granted (`…_after_lock`), so a login that waited for a ban
+        // sees it, and one that went first is what the ban then revokes.
         let opened = try await database.query("""
+            WITH held AS (SELECT pg_advisory_xact_lock_shared(\(AccountLock.key(tenantID, accid))) AS locked)
             INSERT INTO sessions (tenant_id, token_hash, accid, plugin_id, created_at, expires_at)
-            SELECT \(tenantID), \(Secrets.sha256Hex(sid)), \(accid), \(pluginID), \(now), \(expiresAt)
-            WHERE NOT roomkeeper_banned(\(tenantID), \(accid), NULL, \(now))
+            SELECT \(tenantID), \(Secrets.sha256Hex(sid)), \(accid), \(pluginID), \(now), \(expiresAt) FROM held
+            WHERE NOT roomkeeper_banned_after_lock(\(tenantID), \(accid), NULL, \(now), held.locked IS NULL)
             RETURNING 1
             """)
         guard !opened.isEmpty else { throw RoomError.banned }

@@ -44,16 +44,18 @@ extension RoomEngine {
                     ON CONFLICT (tenant_id, accid, kind, (coalesce(room_id, 0))) WHERE lifted_at IS NULL DO NOTHING
                     RETURNING ban_id
                 ), revoked AS (
-                    UPDATE sessions SET revoked_at = \(now)
-                    WHERE tenant_id = \(tenant.id) AND accid = \(account) AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM ban)
+                    -- As of when the lock was granted: a login that committed
+                    -- while this statement waited for it is revoked too.
+                    SELECT roomkeeper_revoke_sessions_after_lock(\(tenant.id), \(account), \(now), held.locked IS NULL) AS sessions
+                    FROM held WHERE EXISTS (SELECT 1 FROM ban)
                 ), timeline AS (
                     \(timelineInsert: outbox, at: now, onlyIf: "ban")
                 ), queued AS (
                     \(outboxInsert: outbox, at: now, onlyIf: "ban")
                 )\(auditCTE: audit, onlyIf: "ban")
-                SELECT count(*)::int FROM ban
-                """, writing: [], listed: false).first?.decode(Int.self) == 1
+                SELECT (SELECT count(*)::int FROM ban), (SELECT count(*)::int FROM revoked)
+                """, writing: [], listed: false).first?.decode((Int, Int).self)
         }
-        return written ? ban : nil
+        return written?.0 == 1 ? ban : nil
     }
 }
