@@ -80,6 +80,40 @@ import Testing
             """) == 0)
     }
 
+    /// The local IM's socket login (its registration) meets the ban at the
+    /// same lock: one that waited for a ban is refused, not admitted to stay
+    /// after the ban's revocation has closed the account's sockets.
+    @Test func anIMLoginThatWaitedForABanSeesIt() async throws {
+        let fixture = try await EngineFixture()
+        let tenant = fixture.tenant.id
+        let local = fixture.local()
+        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
+        let ban = Task {
+            try await fixture.database.transaction { connection in
+                try await connection.run("SELECT pg_advisory_xact_lock(\(AccountLock.key(tenant, "troll")))", logger: fixture.database.logger)
+                try await connection.run("""
+                    INSERT INTO bans (tenant_id, accid, room_id, reason, expires_at, created_at, created_by, kind)
+                    VALUES (\(tenant), 'troll', NULL, 'spam', NULL, \(fixture.clock.now()), 'admin', 'ban')
+                    """, logger: fixture.database.logger)
+                for await _ in release { break }
+            }
+        }
+        try await until("the ban holds the lock") { try await fixture.count(Self.idleHolding) == 1 }
+        let answered = Answered()
+        let login = Task {
+            defer { answered.set() }
+            return try await local.connect(UUID(), accid: "troll", instance: "test")
+        }
+        try await until("the IM login waits for the lock, or was answered") {
+            try await fixture.count(Self.waitingForALock) == 1 || answered.isSet
+        }
+        releasing.yield()
+        releasing.finish()
+        try await ban.value
+        #expect(try await login.value == .banned)
+        #expect(try await fixture.count("SELECT count(*)::int FROM im_connections WHERE tenant_id = '\(tenant)' AND accid = 'troll'") == 0)
+    }
+
     static let idleHolding = """
         SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'
           AND query LIKE 'INSERT INTO %'

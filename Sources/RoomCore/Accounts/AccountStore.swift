@@ -92,7 +92,7 @@ public struct AccountStore: Sendable {
             WITH held AS (SELECT pg_advisory_xact_lock_shared(\(AccountLock.key(tenantID, accid))) AS locked)
             INSERT INTO sessions (tenant_id, token_hash, accid, plugin_id, created_at, expires_at)
             SELECT \(tenantID), \(Secrets.sha256Hex(sid)), \(accid), \(pluginID), \(now), \(expiresAt) FROM held
-            WHERE NOT roomkeeper_banned_after_lock(\(tenantID), \(accid), NULL, \(now), held.locked IS NULL)
+            WHERE NOT roomkeeper_banned_after_lock(\(tenantID), \(accid), NULL, \(now), held.locked IS NOT NULL)
             RETURNING 1
             """)
         guard !opened.isEmpty else { throw RoomError.banned }

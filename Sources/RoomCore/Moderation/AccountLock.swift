@@ -7,11 +7,11 @@ import Foundation
 /// committed could commit its membership after the ban had looked for the
 /// rooms to take the account out of (TenantBanRaceTests: 6 of 6 racing
 /// joins stayed, round after round).
-enum AccountLock {
+public enum AccountLock {
     /// The lock's 64-bit key: an FNV-1a of the pair, computed here for both
     /// sides so they always agree (a collision only makes two accounts wait
     /// for each other's ban).
-    static func key(_ tenantID: TenantID, _ account: AccountID) -> Int64 {
+    public static func key(_ tenantID: TenantID, _ account: AccountID) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in "roomkeeper_account:\(tenantID)/\(account)".utf8 {
             hash ^= UInt64(byte)

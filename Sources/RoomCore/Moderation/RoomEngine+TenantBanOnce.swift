@@ -46,7 +46,7 @@ extension RoomEngine {
                 ), revoked AS (
                     -- As of when the lock was granted: a login that committed
                     -- while this statement waited for it is revoked too.
-                    SELECT roomkeeper_revoke_sessions_after_lock(\(tenant.id), \(account), \(now), held.locked IS NULL) AS sessions
+                    SELECT roomkeeper_revoke_sessions_after_lock(\(tenant.id), \(account), \(now), held.locked IS NOT NULL) AS sessions
                     FROM held WHERE EXISTS (SELECT 1 FROM ban)
                 ), timeline AS (
                     \(timelineInsert: outbox, at: now, onlyIf: "ban")

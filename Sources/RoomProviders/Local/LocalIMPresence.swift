@@ -42,8 +42,14 @@ extension LocalIMProvider {
         let now = clock.now()
         let fresh = now.addingTimeInterval(-Self.presenceWindow)
         return try await database.transaction { tx -> Admission? in
-            let locked = try await tx.run("SELECT pg_try_advisory_xact_lock(hashtextextended('im-connections:' || \(tenantID), 0))",
-                                          logger: database.logger).decode(Bool.self)
+            // With the tenant's lock, the account's, shared (`AccountLock`): a
+            // tenant ban of the account holds it to its commit, so the next
+            // statement either runs after the ban and sees it, or the ban
+            // waits, and the revocation it queues then finds this socket's row.
+            let locked = try await tx.run("""
+                SELECT CASE WHEN pg_try_advisory_xact_lock(hashtextextended('im-connections:' || \(tenantID), 0))
+                            THEN pg_advisory_xact_lock_shared(\(AccountLock.key(tenantID, accid))) IS NOT NULL ELSE false END
+                """, logger: database.logger).decode(Bool.self)
             guard locked.first == true else { return nil }
             let rows = try await tx.run("""
                 SELECT count(*) FILTER (WHERE accid = \(accid))::int, count(*)::int, roomkeeper_banned(\(tenantID), \(accid), NULL, \(now))
