@@ -28,21 +28,21 @@ import Testing
             SELECT \(tenant), 'earlier' || n, 'e', '', 'user', now() FROM generate_series(1, 10) n
             """)
         let answers = try await fixture.server.live(seconds: 120) { http -> [(status: Int, text: String)] in
-            let raw = RawHTTP(port: try #require(http.client.port), connections: 50)
-            let answers = try await withThrowingTaskGroup(of: (status: Int, text: String).self) { group in
-                for _ in 0..<200 {
-                    group.addTask {
-                        try await raw.send(.POST, "\(fixture.base())/user/get",
-                                           headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "")
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-            // The other tenant, without a quota, signs up as before.
-            let elsewhere = try await raw.send(.POST, "\(fixture.base(1))/user/get",
+            try await RawHTTP.using(port: try #require(http.client.port), connections: 50) { raw in
+                let answers = try await withThrowingTaskGroup(of: (status: Int, text: String).self) { group in
+                    for _ in 0..<200 {
+                        group.addTask {
+                            try await raw.send(.POST, "\(fixture.base())/user/get",
                                                headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "")
-            try await raw.shutdown()
-            return answers + [elsewhere]
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                // The other tenant, without a quota, signs up as before.
+                let elsewhere = try await raw.send(.POST, "\(fixture.base(1))/user/get",
+                                                   headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "")
+                return answers + [elsewhere]
+            }
         }
         let mine = answers.dropLast()
         let signedUp = mine.filter { JSONValue.parse($0.text)?["code"]?.int64 == 200 }

@@ -342,12 +342,12 @@ import Testing
             }
             let first = try #require(reads(try await http.get("/metrics").text))
             let port = try #require(http.client.port)
-            let raw = RawHTTP(port: port, connections: 20)
-            let texts = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<20 { group.addTask { try await raw.send(.GET, "/metrics", headers: [], body: nil).text } }
-                return try await group.reduce(into: []) { $0.append($1) }
+            let texts = try await RawHTTP.using(port: port, connections: 20) { raw in
+                try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<20 { group.addTask { try await raw.send(.GET, "/metrics", headers: [], body: nil).text } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
             }
-            try await raw.shutdown()
             #expect(texts.compactMap(reads).allSatisfy { $0 == first }, "20 scrapes at once read nothing more")
         }
     }

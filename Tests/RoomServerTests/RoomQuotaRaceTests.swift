@@ -18,18 +18,17 @@ import Testing
         let tenant = fixture.id(0)
         let answers = try await fixture.live(seconds: 180) { http -> [(status: Int, text: String)] in
             // 100 connections in flight at once, 1,000 creates by 1,000 owners.
-            let raw = RawHTTP(port: try #require(http.client.port), connections: 100)
-            let answers = try await withThrowingTaskGroup(of: (status: Int, text: String).self) { group in
-                for n in 0..<1_000 {
-                    group.addTask {
-                        try await raw.send(.POST, "/t/\(tenant)/test-rooms/room/create",
-                                           headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "sid=owner\(n)&name=race")
+            try await RawHTTP.using(port: try #require(http.client.port), connections: 100) { raw in
+                try await withThrowingTaskGroup(of: (status: Int, text: String).self) { group in
+                    for n in 0..<1_000 {
+                        group.addTask {
+                            try await raw.send(.POST, "/t/\(tenant)/test-rooms/room/create",
+                                               headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "sid=owner\(n)&name=race")
+                        }
                     }
+                    return try await group.reduce(into: []) { $0.append($1) }
                 }
-                return try await group.reduce(into: []) { $0.append($1) }
             }
-            try await raw.shutdown()
-            return answers
         }
         let created = answers.filter { JSONValue.parse($0.text)?["code"]?.int64 == 200 }
         let refused = answers.filter { JSONValue.parse($0.text)?["code"]?.int64 == 429 }
