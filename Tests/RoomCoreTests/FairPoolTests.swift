@@ -93,28 +93,6 @@ import Testing
         #expect(leases.heldByOwner.isEmpty)
     }
 
-    /// Request slots are elastic: an owner alone holds three quarters of
-    /// `aloneCapacity` (6 of 8), the rest there for a newcomer at once;
-    /// while both are active each holds an equal share of `capacity` (2 of 4).
-    @Test func anOwnerAloneHoldsMoreThanTheSharedCapacity() async throws {
-        let slots = FairPermits(capacity: 4, aloneCapacity: 8, activeWindow: .milliseconds(300))
-        let far = ContinuousClock.now + .seconds(30)
-        for _ in 1...6 { try await slots.acquire(for: "a", until: far) }
-        #expect(slots.heldByOwner == ["a": 6], "alone: three quarters of 8")
-        let seventh = Task { try await slots.acquire(for: "a", until: far) }
-        try await Task.sleep(for: .milliseconds(50))
-        try await slots.acquire(for: "b", until: .now + .milliseconds(100))
-        #expect(slots.heldByOwner == ["a": 6, "b": 1], "b takes one of the two left at once")
-        for _ in 1...4 { slots.release(for: "a") }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(slots.heldByOwner == ["a": 2, "b": 1], "a's seventh waits: half of 4 while b is active")
-        slots.release(for: "b")
-        try await seventh.value
-        #expect(slots.heldByOwner == ["a": 3], "b quiet for the window: a alone again")
-        for _ in 1...3 { slots.release(for: "a") }
-        #expect(slots.heldByOwner.isEmpty)
-    }
-
     /// A wait ends by its deadline, and its place is given up.
     @Test func aWaitEndsByItsDeadline() async throws {
         let leases = FairPermits(capacity: 1)

@@ -5,11 +5,6 @@ import Synchronization
 /// flight (`RequestSlots`).
 ///   - An owner alone holds at most `perOwnerCap` of them (three quarters):
 ///     whatever one tenant does, a quarter are there for the others at once.
-///     With `aloneCapacity` above `capacity` (request slots: 8 and 4), an
-///     owner alone may hold three quarters of `aloneCapacity` (6), the
-///     rest there for a newcomer at once; while others are active each
-///     holds an equal share of `capacity` (2 each of 4), so the permits
-///     held come back down to `capacity` as the first owner's requests end.
 ///   - While other owners are active (holding, waiting, or asking within
 ///     `activeWindow`), an owner holds at most an equal share: capacity
 ///     divided by the active owners, at least one. Why: with three quarters
@@ -37,12 +32,10 @@ public final class FairPermits: Sendable {
     /// cancellation). A wait ends at most this much after its deadline.
     static let reapEvery: Duration = .milliseconds(50)
 
-    /// How many permits there are (with others active, and for an owner
-    /// alone), how many one owner may hold alone, and how long an owner
-    /// counts as active after it last asked.
+    /// How many permits there are, how many one owner may hold alone, and
+    /// how long an owner counts as active after it last asked.
     private struct Limits {
         let capacity: Int
-        let aloneCapacity: Int
         let alone: Int
         let activeWindow: Duration
     }
@@ -62,8 +55,8 @@ public final class FairPermits: Sendable {
         /// The task ending waits past their deadline runs (while any wait).
         var reaping = false
 
-        /// The most `owner` may hold now: three quarters of `aloneCapacity`
-        /// alone, an equal share of `capacity` among the active owners otherwise.
+        /// The most `owner` may hold now: three quarters alone, an equal
+        /// share of the active owners otherwise.
         func cap(of owner: String, _ limits: Limits, now: ContinuousClock.Instant) -> Int {
             var others = Set(held.keys).union(queues.keys)
             for (other, at) in asked where now - at < limits.activeWindow { others.insert(other) }
@@ -73,19 +66,19 @@ public final class FairPermits: Sendable {
         }
 
         func mayTake(_ owner: String, _ limits: Limits, now: ContinuousClock.Instant) -> Bool {
-            total < limits.aloneCapacity && held[owner, default: 0] < cap(of: owner, limits, now: now)
+            total < limits.capacity && held[owner, default: 0] < cap(of: owner, limits, now: now)
         }
 
         /// The waiting owner to serve next: fewest held, then round-robin
         /// after the last served; nil when none may take a permit now.
         func nextOwner(_ limits: Limits, now: ContinuousClock.Instant) -> String? {
-            guard total < limits.aloneCapacity, !ring.isEmpty else { return nil }
+            guard total < limits.capacity, !ring.isEmpty else { return nil }
             let start = lastServed.flatMap { ring.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
             var best: (owner: String, held: Int)?
             for step in 0..<ring.count {
                 let owner = ring[(start + step) % ring.count]
                 let count = held[owner, default: 0]
-                guard mayTake(owner, limits, now: now) else { continue }
+                guard count < cap(of: owner, limits, now: now) else { continue }
                 if best == nil || count < best!.held { best = (owner, count) }
             }
             return best?.owner
@@ -125,20 +118,16 @@ public final class FairPermits: Sendable {
     }
 
     public let capacity: Int
-    public let aloneCapacity: Int
     public let perOwnerCap: Int
     private let limits: Limits
     private let state = Mutex(State())
 
     /// `activeWindow`: an owner that asked within it counts as active (1 s:
     /// a tenant sending a request a second or more keeps its equal share).
-    /// `aloneCapacity`: the permits there are while one owner alone is
-    /// active (at least `capacity`, which it is by default).
-    public init(capacity: Int, aloneCapacity: Int? = nil, activeWindow: Duration = .seconds(1)) {
+    public init(capacity: Int, activeWindow: Duration = .seconds(1)) {
         self.capacity = max(1, capacity)
-        self.aloneCapacity = max(self.capacity, aloneCapacity ?? 0)
-        perOwnerCap = max(1, self.aloneCapacity * 3 / 4)
-        limits = Limits(capacity: self.capacity, aloneCapacity: self.aloneCapacity, alone: perOwnerCap, activeWindow: activeWindow)
+        perOwnerCap = max(1, self.capacity * 3 / 4)
+        limits = Limits(capacity: self.capacity, alone: perOwnerCap, activeWindow: activeWindow)
     }
 
     /// Waits for a permit for `owner` until `deadline` (then `TimedOut`);
@@ -175,7 +164,7 @@ public final class FairPermits: Sendable {
                     state.reaping = true
                     // Refused by the share with permits free: no release may
                     // come before the others' activity ends, so look again then.
-                    let review = state.total < limits.aloneCapacity && !state.reviewScheduled
+                    let review = state.total < limits.capacity && !state.reviewScheduled
                     if review { state.reviewScheduled = true }
                     return .waiting(reviewAfterWindow: review, reap: reap)
                 }
@@ -221,7 +210,7 @@ public final class FairPermits: Sendable {
         let limits = self.limits
         let (served, again): ([Waiter], Bool) = state.withLock { state in
             let served = Self.serve(&state, limits)
-            let again = !state.queues.isEmpty && state.total < limits.aloneCapacity
+            let again = !state.queues.isEmpty && state.total < limits.capacity
             state.reviewScheduled = again
             return (served, again)
         }

@@ -39,7 +39,7 @@ public struct Roomkeeper: Sendable {
         self.loginWaitingRoom = LoginWaitingRoom(limits: options.loginWaiting)
         self.roster = InstanceRoster(database: database, logger: logger)
         self.budgets = RequestBudgetGate(roster: roster, answerDelay: options.throttledAnswerDelay)
-        self.requestSlots = FairPermits(capacity: options.requestSlots, aloneCapacity: options.requestSlotsAlone)
+        self.requestSlots = FairPermits(capacity: options.requestSlots)
     }
 
     /// The audit fingerprints' HMAC secret: the data key, else the operator

@@ -43,15 +43,6 @@ public struct ServerOptions: Sendable {
     /// (flows); 8 slots, ×1.33-7.31 and ×2.73-2.95. A tenant alone, 4
     /// against 8: flows 700 against 633 a second, creates 816 against 917.
     public var requestSlots = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
-    /// Request slots while one tenant alone is active: twice `requestSlots`
-    /// (it may hold three quarters, 6 on our 2 cores). With the 4 slots
-    /// alone, ops/bench figure 1 did 248.8 create → list → dissolve flows a
-    /// second at 16 connections, 1,038 µs of server CPU a request, where
-    /// 8a42413 (8 slots) did 318.2 and 796 µs; with 8, 320.7 and 924 µs,
-    /// seat cycles 143.8 → 183.9 a second (`docs/bench/2026-11-29-…`). With
-    /// another tenant active the equal shares of `requestSlots` apply, as
-    /// figure 6 measured them: a newcomer waits once for the extra slots.
-    public var requestSlotsAlone: Int { 2 * requestSlots }
     /// How often the usage rollup folds each tenant's events and counts (#30).
     public var usageInterval: Duration = .seconds(30)
     /// WebSocket connections this instance holds at most.
