@@ -50,8 +50,9 @@ import Testing
         #expect(statements.count >= 150, "the sources were read (\(statements.count) statements)")
         let reference = try Regex(#"\b(?:FROM|JOIN|UPDATE|INTO)\s+(\w+)"#).ignoresCase()
         let statementStart = try Regex(#"^\s*(?:--[^\n]*\n\s*)*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b"#).ignoresCase()
-        // One tenant: a bound value compared to tenant_id, or inserted as it.
-        let oneTenant = try Regex(#"tenant_id\s*=\s*(?:\\\(|\$\d)|\(tenant_id,[^)]*\)\s*(?:VALUES\s*\(|SELECT\s+)\\\("#)
+        // One tenant: a bound value compared to tenant_id, or inserted as it
+        // (an insert that sets its identity column says OVERRIDING SYSTEM VALUE first).
+        let oneTenant = try Regex(#"tenant_id\s*=\s*(?:\\\(|\$\d)|\(tenant_id,[^)]*\)\s*(?:OVERRIDING SYSTEM VALUE\s+)?(?:VALUES\s*\(|SELECT\s+)\\\("#)
         var offenders: [String] = []
         var crossTenant = 0
         for (file, sql) in statements where sql.contains(statementStart) {

@@ -37,7 +37,7 @@ enum StatementEffect {
     /// feed's stamp gives places, and a place is handed out only once its
     /// commit is confirmed (#41). `StatementEffectTests` checks that every
     /// such function of the schema is here.
-    static let writingFunctions = ["roomkeeper_feed_stamp", "roomkeeper_account_admitted"]
+    static let writingFunctions = ["roomkeeper_feed_stamp", "roomkeeper_account_admitted", "roomkeeper_revoke_sessions_after_lock"]
 
     /// Whether `sql` may write when it runs on its own (its commit is then
     /// the implicit one). Unknown statements are taken as writes.
