@@ -51,16 +51,7 @@ import Testing
         let accounts = AccountStore(database: fixture.database, clock: fixture.clock)
         let troll = try await accounts.createGuest(tenant, nickname: { _ in "troll" }, avatar: "")
         let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let ban = Task {
-            try await fixture.database.transaction { connection in
-                try await connection.run("SELECT pg_advisory_xact_lock(\(AccountLock.key(tenant, troll.accid)))", logger: fixture.database.logger)
-                try await connection.run("""
-                    INSERT INTO bans (tenant_id, accid, room_id, reason, expires_at, created_at, created_by, kind)
-                    VALUES (\(tenant), \(troll.accid), NULL, 'spam', NULL, \(fixture.clock.now()), 'admin', 'ban')
-                    """, logger: fixture.database.logger)
-                for await _ in release { break }
-            }
-        }
+        let ban = Self.banInFlight(of: troll.accid, in: fixture, until: release)
         try await until("the ban holds the lock") { try await fixture.count(Self.idleHolding) == 1 }
         let answered = Answered()
         let login = Task {
@@ -88,16 +79,7 @@ import Testing
         let tenant = fixture.tenant.id
         let local = fixture.local()
         let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let ban = Task {
-            try await fixture.database.transaction { connection in
-                try await connection.run("SELECT pg_advisory_xact_lock(\(AccountLock.key(tenant, "troll")))", logger: fixture.database.logger)
-                try await connection.run("""
-                    INSERT INTO bans (tenant_id, accid, room_id, reason, expires_at, created_at, created_by, kind)
-                    VALUES (\(tenant), 'troll', NULL, 'spam', NULL, \(fixture.clock.now()), 'admin', 'ban')
-                    """, logger: fixture.database.logger)
-                for await _ in release { break }
-            }
-        }
+        let ban = Self.banInFlight(of: "troll", in: fixture, until: release)
         try await until("the ban holds the lock") { try await fixture.count(Self.idleHolding) == 1 }
         let answered = Answered()
         let login = Task {
@@ -112,6 +94,23 @@ import Testing
         try await ban.value
         #expect(try await login.value == .banned)
         #expect(try await fixture.count("SELECT count(*)::int FROM im_connections WHERE tenant_id = '\(tenant)' AND accid = 'troll'") == 0)
+    }
+
+    /// A tenant ban in flight, as its statement is once it holds the lock:
+    /// the account's lock taken and the ban written, not yet committed
+    /// until `release` yields.
+    static func banInFlight(of account: AccountID, in fixture: EngineFixture, until release: AsyncStream<Void>) -> Task<Void, any Error> {
+        let tenant = fixture.tenant.id
+        return Task {
+            try await fixture.database.transaction { connection in
+                try await connection.run("SELECT pg_advisory_xact_lock(\(AccountLock.key(tenant, account)))", logger: fixture.database.logger)
+                try await connection.run("""
+                    INSERT INTO bans (tenant_id, accid, room_id, reason, expires_at, created_at, created_by, kind)
+                    VALUES (\(tenant), \(account), NULL, 'spam', NULL, \(fixture.clock.now()), 'admin', 'ban')
+                    """, logger: fixture.database.logger)
+                for await _ in release { break }
+            }
+        }
     }
 
     static let idleHolding = """

@@ -26,7 +26,7 @@ public final class FairPermits: Sendable {
     }
 
     /// How often waits past their deadline are ended, while any wait:
-    /// one task for every waiter, where a timer task each cost 3.5 % of
+    /// one task for all waiters, where a timer task each cost 3.5 % of
     /// the server's samples in ops/bench figure 1 at 16 connections (most
     /// requests wait for one of 4 slots; each timer a task, a sleep and a
     /// cancellation). A wait ends at most this much after its deadline.
