@@ -197,8 +197,8 @@ class Profile:
     the profile behind each change). The report lists symbols by their own
     share of the server's samples, call graphs folded into callers."""
 
-    def __init__(self, pid):
-        self.pid = pid if PROFILE else None
+    def __init__(self, pid, figure):
+        self.pid = pid if PROFILE and figure == PROFILE_FIGURE else None
 
     def __enter__(self):
         if self.pid:
@@ -219,6 +219,7 @@ class Profile:
 
 
 PROFILE = None
+PROFILE_FIGURE = 1
 
 # ---------------------------------------------------------------- figure 1
 
@@ -504,7 +505,7 @@ def figure_flow(seconds):
         server = Server("roomkeeper", PORT)
         try:
             # One wrk thread per connection: each thread's Lua state walks one connection's flow.
-            with CPUShare(server.process.pid) as cpu, Profile(server.process.pid if connections == 16 else None):
+            with CPUShare(server.process.pid) as cpu, Profile(server.process.pid if connections == 16 else None, 1):
                 http = wrk(f"http://127.0.0.1:{PORT}", connections, seconds, lua, threads=connections)
             server_rss = server.rss_mb()
         finally:
@@ -845,7 +846,7 @@ def figure_seats(seconds):
     for connections in (16, 64):
         server = Server("roomkeeper", PORT)
         try:
-            with CPUShare(server.process.pid) as cpu:
+            with CPUShare(server.process.pid) as cpu, Profile(server.process.pid if connections == 16 else None, 5):
                 http = wrk(f"http://127.0.0.1:{PORT}", connections, seconds, lua, threads=connections)
         finally:
             server.stop()
@@ -1365,10 +1366,11 @@ def main():
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--quick", action="store_true", help="shorter runs and smaller loads (a smoke test of the bench)")
     parser.add_argument("--only", help="comma-separated figures to run (1 flow, 2 list, 3 expiry, 4 growth, 5 seats, 6 noisy neighbour, 7 hot room, 8 tenant move); default all")
-    parser.add_argument("--profile", help="record the server with perf during figure 1 at 16 connections; write the report to this file")
+    parser.add_argument("--profile", help="record the server with perf at 16 connections of one figure; write the report to this file")
+    parser.add_argument("--profile-figure", type=int, choices=(1, 5), default=1, help="the figure --profile records: 1 (the flow, default) or 5 (seat moves)")
     args = parser.parse_args()
-    global PROFILE
-    PROFILE = args.profile
+    global PROFILE, PROFILE_FIGURE
+    PROFILE, PROFILE_FIGURE = args.profile, args.profile_figure
     only = set((args.only or "1,2,3,4,5,6,7,8").split(","))
     seconds, rooms = (3, 10000) if args.quick else (10, 100000)
     sizes, fan_clients = ([1000, 10000, 100000], [100, 300]) if args.quick else ([1000, 100000, 1000000], [100, 1000, 3000])
