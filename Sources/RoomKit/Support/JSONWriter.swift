@@ -36,11 +36,13 @@ enum JSONWriter {
         }
     }
 
-    /// As `JSONValue` encodes a number: whole numbers without a fraction;
-    /// JSON has no infinity or NaN, so those are `null`.
+    /// As `JSONEncoder` writes a `JSONValue`'s number: whole numbers without
+    /// a fraction (beyond 9 × 10¹⁵ too, where `JSONValue` encodes a
+    /// `Double`, which `JSONEncoder` writes whole); JSON has no infinity or
+    /// NaN, so those are `null`.
     static func numberText(_ number: Double) -> String {
         guard number.isFinite else { return "null" }
-        if number.rounded() == number, abs(number) < 9.0e15 { return String(Int64(number)) }
+        if number.rounded() == number, abs(number) < 9.2e18 { return String(Int64(number)) }
         return String(number)
     }
 

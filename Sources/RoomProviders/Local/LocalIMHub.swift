@@ -232,19 +232,19 @@ public final class LocalIMHub: Service, Sendable {
     // MARK: delivery
 
     private func deliver(_ event: ChatroomEvent) async throws {
-        var event = event
-        if event.payload == nil {
-            // Nobody here is in the chatroom: nothing to read it for (a
-            // hot room's joins notify one event each, #41).
-            let listened = sessions.withLock { sessions in
-                sessions.values.contains { $0.tenantID == event.tenantID && $0.chatrooms.contains(event.chatroom) }
-            }
-            guard listened else {
-                _ = recent.withLock { $0.insert(event.id) }
-                return
-            }
-            event = try await fetch(event) ?? event
+        // Nobody here is in the chatroom: nothing to read or write a frame
+        // for (a hot room's joins notify one event each, #41; the frames of
+        // seat moves nobody here listened to were 2.1 % of the server's
+        // samples in ops/bench figure 5's profile).
+        let listened = sessions.withLock { sessions in
+            sessions.values.contains { $0.tenantID == event.tenantID && $0.chatrooms.contains(event.chatroom) }
         }
+        guard listened else {
+            _ = recent.withLock { $0.insert(event.id) }
+            return
+        }
+        var event = event
+        if event.payload == nil { event = try await fetch(event) ?? event }
         guard event.payload != nil else { return }
         guard recent.withLock({ $0.insert(event.id) }) else { return }
         let frame = event.frame
@@ -407,10 +407,10 @@ struct ChatroomEvent: Sendable {
 }
 
 public enum Frames {
+    /// Compact, keys sorted, `/` not escaped (`JSONValue.jsonText`): what
+    /// `JSONEncoder` wrote here, without its cost.
     public static func encode(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
+        value.jsonText
     }
 
     public static func error(_ code: String, _ message: String) -> String {
