@@ -124,6 +124,9 @@ def row(name, requests, failed, lost, goal, met, recovery=0.0):
     return result
 
 
+BASELINE_S = 12
+
+
 def moved_under_load(workers):
     """A tenant moved from cell1 to cell2 while it and a tenant staying put
     (chaos) run the ledger load throughout: nothing acknowledged lost, the
@@ -136,7 +139,10 @@ def moved_under_load(workers):
     stop, threads = run_ledgers([(moving, f"/t/{tenant}/audio-chatroom"), (staying, c.BASE)], max(1, workers // 2))
     env = mover_env()
     try:
-        time.sleep(5)
+        # As long as a move usually takes (8-13 s in CI): the p99 before is
+        # then read over a window as long as the move's, from as many
+        # requests (a 5 s window's p99 was its 2nd-slowest request).
+        time.sleep(BASELINE_S)
         began = time.time()
         output = move(tenant, env).stdout
         ended = time.time()
@@ -151,7 +157,8 @@ def moved_under_load(workers):
     stale = not_stale(tenant)
     for problem in stale:
         c.log(f"  stale: {problem}")
-    before, during = p99(staying.requests, began - 5, began), p99(staying.requests, began, ended)
+    before = p99(staying.requests, began - min(BASELINE_S, max(5.0, ended - began)), began)
+    during = p99(staying.requests, began, ended)
     c.log(f"  {tenant}: fence {fence} s; moving lost {lost_moving}, staying lost {lost_staying}; "
           f"staying p99 {before * 1000:.0f} ms before, {during * 1000:.0f} ms during the move ({ended - began:.1f} s)")
     requests = moving.requests + staying.requests
