@@ -1,27 +1,11 @@
-/// A tree a JSON parser builds: `JSONValue` (numbers as `Double`), or
-/// `JSONTree` (numbers kept as written, for exact integers).
-protocol JSONTreeNode {
-    static var null: Self { get }
-    static func bool(_ value: Bool) -> Self
-    /// A number as written (its bytes are "+-0123456789.eE"); nil refuses it.
-    static func parsedNumber(_ text: String) -> Self?
-    static func string(_ value: String) -> Self
-    static func array(_ items: [Self]) -> Self
-    static func object(_ members: [String: Self]) -> Self
-}
-
-extension JSONValue: JSONTreeNode {
-    static func parsedNumber(_ text: String) -> JSONValue? { Double(text).map(JSONValue.number) }
-}
-
-/// A small JSON parser into a tree of `Node`s. Decoding a recursive enum
-/// through Codable tries each type in turn and showed up as the top cost of
+/// A small JSON parser into `JSONValue`. Decoding a recursive enum through
+/// Codable tries each type in turn and showed up as the top cost of
 /// `/room/list` (ops/bench's profile); this reads the bytes once.
-struct JSONParser<Node: JSONTreeNode> {
+struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
 
-    static func parse(_ text: String) -> Node? {
+    static func parse(_ text: String) -> JSONValue? {
         var parser = JSONParser(bytes: Array(text.utf8))
         guard let value = parser.value(depth: 0) else { return nil }
         parser.skipSpace()
@@ -34,14 +18,14 @@ struct JSONParser<Node: JSONTreeNode> {
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     }
 
-    private mutating func value(depth: Int) -> Node? {
+    private mutating func value(depth: Int) -> JSONValue? {
         guard depth < 512 else { return nil }
         skipSpace()
         guard index < bytes.count else { return nil }
         switch bytes[index] {
         case UInt8(ascii: "{"): return object(depth: depth)
         case UInt8(ascii: "["): return array(depth: depth)
-        case UInt8(ascii: "\""): return string().map(Node.string)
+        case UInt8(ascii: "\""): return string().map(JSONValue.string)
         case UInt8(ascii: "t"): return literal("true", .bool(true))
         case UInt8(ascii: "f"): return literal("false", .bool(false))
         case UInt8(ascii: "n"): return literal("null", .null)
@@ -49,18 +33,18 @@ struct JSONParser<Node: JSONTreeNode> {
         }
     }
 
-    private mutating func literal(_ word: String, _ value: Node) -> Node? {
+    private mutating func literal(_ word: String, _ value: JSONValue) -> JSONValue? {
         let expected = Array(word.utf8)
         guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else { return nil }
         index += expected.count
         return value
     }
 
-    private mutating func number() -> Node? {
+    private mutating func number() -> JSONValue? {
         let start = index
         while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
-        guard index > start else { return nil }
-        return Node.parsedNumber(String(decoding: bytes[start..<index], as: UTF8.self))
+        guard index > start, let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else { return nil }
+        return .number(number)
     }
 
     private mutating func string() -> String? {
@@ -119,9 +103,9 @@ struct JSONParser<Node: JSONTreeNode> {
         return code
     }
 
-    private mutating func array(depth: Int) -> Node? {
+    private mutating func array(depth: Int) -> JSONValue? {
         index += 1
-        var items: [Node] = []
+        var items: [JSONValue] = []
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
         while true {
@@ -135,9 +119,9 @@ struct JSONParser<Node: JSONTreeNode> {
         }
     }
 
-    private mutating func object(depth: Int) -> Node? {
+    private mutating func object(depth: Int) -> JSONValue? {
         index += 1
-        var members: [String: Node] = [:]
+        var members: [String: JSONValue] = [:]
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {

@@ -34,7 +34,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
     }
 
     public static func parse(_ text: String) -> JSONValue? {
-        JSONParser<JSONValue>.parse(text)
+        JSONParser.parse(text)
     }
 
     /// The value as a wire parameter string: scalars as written, containers as JSON text.
