@@ -65,8 +65,9 @@ class Server:
 
     def __init__(self, binary, port, env=None):
         self.port = port
+        self.operator_key = secrets.token_hex(24)
         environment = dict(os.environ, PORT=str(port), HOST="127.0.0.1", ROOMKEEPER_TENANTS=TENANTS_DIR,
-                           ROOMKEEPER_OPERATOR_KEY=secrets.token_hex(24), LOG_LEVEL="error", BENCH_TENANT=TENANT, **(env or {}))
+                           ROOMKEEPER_OPERATOR_KEY=self.operator_key, LOG_LEVEL="error", BENCH_TENANT=TENANT, **(env or {}))
         # Errors only (LOG_LEVEL above), kept: a server that misbehaves during a figure says why here.
         self.log = open(os.path.join(WORK, "server.log"), "a")
         self.process = subprocess.Popen([os.path.join(BIN, binary)] + (["serve", "--no-migrate"] if binary == "roomkeeper" else []),
@@ -81,6 +82,13 @@ class Server:
                     return
                 time.sleep(0.1)
         raise RuntimeError(f"{binary} did not start on port {port}")
+
+    def reload_tenants(self):
+        """Reads the tenant files again (a budget changed between phases)."""
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/admin/v1/tenants/reload", data=b"{}", method="POST",
+                                         headers={"Authorization": f"Bearer {self.operator_key}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=15):
+            pass
 
     def rss_mb(self):
         with open(f"/proc/{self.process.pid}/status") as status:
@@ -1092,13 +1100,27 @@ def cpu_text(shares):
 def figure_noisy(seconds):
     """Figure 6 (#41): tenant B's writes at a fixed rate, alone and while
     tenant A floods the same routes from 64 connections far past its
-    (default) budget: guest logins, then the create → list → dissolve flow."""
+    budget (what B asks: a quarter of the machine): guest logins, then the
+    create → list → dissolve flow."""
     import bench_noisy
     log("figure 6: a noisy neighbour: B at a fixed rate alone, then while A floods the same routes")
     noisy = "noisy"
-    with open(os.path.join(TENANTS_DIR, f"{noisy}.toml"), "w") as handle:
-        # The default budgets (500 a second for clients); only the per-address account limit is off, as B's.
-        handle.write('name = "Noisy"\n[providers.im]\nkind = "local"\n[plugins.audio-chatroom]\naccountsPerAddress = "0"\nroomsPerAddress = "0"\n')
+
+    def budget_a(per_second):
+        # A's client budget: what B asks, a quarter of what the server does
+        # alone (burst two seconds of it, the defaults' shape). The default
+        # (500 a second) is a fixed number: on this machine's slower days it
+        # admitted 60-80 % of what the server does for flows
+        # (docs/bench/2026-11-29-figure-6-before-42-and-now.md), so A's
+        # admitted load alone saturated the cores and the figure measured
+        # an oversubscribed cell, not a flood past a budget.
+        # Only the per-address account limit is off, as B's.
+        with open(os.path.join(TENANTS_DIR, f"{noisy}.toml"), "w") as handle:
+            handle.write('name = "Noisy"\n[providers.im]\nkind = "local"\n[plugins.audio-chatroom]\naccountsPerAddress = "0"\nroomsPerAddress = "0"\n'
+                         f'[limits]\nclientPerSecond = {per_second}\nclientBurst = {2 * per_second}\n')
+        return {"per_s": per_second, "burst": 2 * per_second}
+
+    budget_a(500)
     lua = os.path.join(WORK, "login.lua")
     with open(lua, "w") as handle:
         handle.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/x-www-form-urlencoded"\n')
@@ -1110,13 +1132,15 @@ def figure_noisy(seconds):
     try:
         solo = wrk(f"http://127.0.0.1:{PORT}{b_base}/user/get", 16, seconds, lua)
         rate = round(solo["requests_per_s"] / 4)
-        log(f"B's logins alone at {rate}/s (a quarter of {solo['requests_per_s']:.0f}/s)")
+        log(f"B's logins alone at {rate}/s (a quarter of {solo['requests_per_s']:.0f}/s); A's budget as much")
+        login_budget = budget_a(rate)
+        server.reload_tenants()
         alone = bench_noisy.fixed_rate(PORT, f"{b_base}/user/get", rate, seconds)
         log(f"B's logins at {rate}/s while A floods from 64 connections")
         flooding = bench_noisy.flood(f"http://127.0.0.1:{PORT}{a_base}/user/get", 64, seconds + 2, flood_lua)
         time.sleep(1)
         crowded = bench_noisy.fixed_rate(PORT, f"{b_base}/user/get", rate, seconds)
-        a = bench_noisy.flood_result(flooding)
+        a = {**bench_noisy.flood_result(flooding), "budget": login_budget, "seconds": seconds + 2}
         logins = {"solo_requests_per_s": round(solo["requests_per_s"], 1), "asked_per_s": rate, "alone": alone, "with_flood": crowded, "flood": a,
                   "rate_ratio": round(crowded["achieved_per_s"] / max(1.0, crowded["asked_per_s"]), 3),
                   "p99_ratio": round(crowded["p99_ms"] / max(0.001, alone["p99_ms"]), 2)}
@@ -1131,13 +1155,15 @@ def figure_noisy(seconds):
             handle.write(bench_noisy.FLOOD_FLOW_LUA % {"sids": ", ".join(f'"{sid}"' for sid in a_sids), "base": a_base})
         solo_flows = wrk(f"http://127.0.0.1:{PORT}", 16, seconds, flow_lua, threads=16)["flows_per_s"]
         flow_rate = max(1, round(solo_flows / 4))
-        log(f"B's flows alone at {flow_rate}/s (a quarter of {solo_flows:.0f}/s)")
+        log(f"B's flows alone at {flow_rate}/s (a quarter of {solo_flows:.0f}/s); A's budget as much (3 requests a flow)")
+        flow_budget = budget_a(3 * flow_rate)
+        server.reload_tenants()
         flows_alone = bench_noisy.fixed_rate_flows(PORT, b_base, b_sids, flow_rate, seconds)
         log(f"B's flows at {flow_rate}/s while A floods its own from 64 connections")
         flooding = bench_noisy.flood(f"http://127.0.0.1:{PORT}", 64, seconds + 2, flood_flow_lua, threads=64)
         time.sleep(1)
         flows_crowded = bench_noisy.fixed_rate_flows(PORT, b_base, b_sids, flow_rate, seconds)
-        a_flows = bench_noisy.flood_result(flooding)
+        a_flows = {**bench_noisy.flood_result(flooding), "budget": flow_budget, "seconds": seconds + 2}
     finally:
         server.stop()
         os.remove(os.path.join(TENANTS_DIR, f"{noisy}.toml"))
@@ -1330,8 +1356,13 @@ def rows_of(figures):
                          f"alone {alone['achieved_per_s']}/s; B alone does {solo} {unit}/s", "≥ 0.95×", rate_ratio >= 0.95))
             rows.append((f"6. noisy neighbour, {label}: B's p99", f"{crowded['p99_ms']} ms (×{p99_ratio})", f"alone {alone['p99_ms']} ms", "≤ 2×",
                          p99_ratio <= 2))
+            budget = a.get("budget", {"per_s": 500, "burst": 1000})
+            # Held to its budget: refused (429) or paced, A's 2xx are at most
+            # the budget over the flood's seconds and its burst (+2 % for the clock).
+            held = a["ok"] <= (budget["per_s"] * a.get("seconds", 12) + budget["burst"]) * 1.02
             rows.append((f"6. noisy neighbour, {label}: A's answers", f"{a['ok']} 2xx, {a['throttled']} 429, {a['other']} other ({a['requests_per_s']:.0f}/s)",
-                         "A's budget: 500/s (the default)", "only 2xx and 429", a["other"] == 0 and a["throttled"] > 0))
+                         f"A's budget: {budget['per_s']}/s, burst {budget['burst']}", "only 2xx and 429, 2xx within the budget",
+                         a["other"] == 0 and held))
     hot = figures.get("hot_room")
     if hot:
         other = hot["other"]

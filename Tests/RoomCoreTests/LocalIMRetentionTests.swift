@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import RoomCore
 import RoomProviders
 import RoomTestSupport
@@ -31,6 +32,30 @@ import Testing
         #expect(try await count("im_notifications") == 1, "stored notifications wait 30 days for their reader")
         let open = try await local.isOpen(chatroom)
         #expect(open, "current state is untouched")
+    }
+
+    /// #41: every instance's retention, every 30 s, scanned the local IM's
+    /// tables whole to find what it deletes (im_events: a day of every
+    /// tenant's messages); it cost what the tables held, not what went.
+    /// With sequential scans priced out, PostgreSQL's plan for each purge
+    /// must reach its rows through an index. im_connections holds live
+    /// sockets only (bounded per tenant) and is not indexed for it.
+    @Test func eachPurgeWalksAnIndexNotTheWholeTable() async throws {
+        let database = try await TestDatabase.shared()
+        let statements = LocalIMProvider.purgeStatements(now: Date(), retention: .init())
+        #expect(statements.count == 6)
+        for (sql, cutoff) in statements where !sql.hasPrefix("DELETE FROM im_connections") {
+            let plan = try await database.transaction { connection in
+                try await connection.query("SET LOCAL enable_seqscan = off", logger: .init(label: "test"))
+                var bindings = PostgresBindings()
+                bindings.append(cutoff)
+                bindings.append(5_000)
+                bindings.append(nil as [String]?)
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: "EXPLAIN " + sql, binds: bindings), logger: .init(label: "test"))
+                return try await rows.collect().map { try $0.decode(String.self) }.joined(separator: "\n")
+            }
+            #expect(!plan.contains("Seq Scan"), "\(sql.prefix(60))…:\n\(plan)")
+        }
     }
 
     /// A socket whose disconnect failed (the database was away) stayed

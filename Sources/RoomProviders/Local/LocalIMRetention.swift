@@ -27,7 +27,24 @@ extension LocalIMProvider {
     /// batches. Safe to run from several instances at once. Returns rows deleted.
     @discardableResult
     public static func purge(_ database: Database, now: Date, retention: LocalIMRetention = .init(), tenants: [TenantID]? = nil) async throws -> Int {
-        let statements: [(String, Date)] = [
+        var deleted = 0
+        for (sql, cutoff) in purgeStatements(now: now, retention: retention) {
+            var bindings = PostgresBindings()
+            bindings.append(cutoff)
+            bindings.append(retention.batch)
+            bindings.append(tenants)
+            let rows = try await database.query(PostgresQuery(unsafeSQL: sql + " RETURNING 1", binds: bindings))
+            deleted += rows.count
+        }
+        return deleted
+    }
+
+    /// Each purge's statement (its binds: the cutoff, the batch, the
+    /// tenants or NULL for all) and its cutoff. Each walks an index from
+    /// its oldest row (schema/im-local/0006_retention_indexes.sql), except
+    /// im_connections' (live sockets only, bounded per tenant).
+    public static func purgeStatements(now: Date, retention: LocalIMRetention) -> [(sql: String, cutoff: Date)] {
+        [
             ("DELETE FROM im_events WHERE ctid IN (SELECT ctid FROM im_events WHERE at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2) /* cross-tenant: retention purges every tenant, in batches */", now.addingTimeInterval(-retention.events)),
             ("DELETE FROM im_notifications WHERE ctid IN (SELECT ctid FROM im_notifications WHERE delivered_at < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2) /* cross-tenant: retention purges every tenant, in batches */",
              now.addingTimeInterval(-retention.deliveredNotifications)),
@@ -40,16 +57,6 @@ extension LocalIMProvider {
             ("DELETE FROM im_accounts WHERE ctid IN (SELECT ctid FROM im_accounts WHERE coalesce(revoked_at, token_expires_at) < $1 AND ($3::text[] IS NULL OR tenant_id = ANY($3)) LIMIT $2) /* cross-tenant: retention purges every tenant, in batches */",
              now.addingTimeInterval(-retention.lapsedAccounts)),
         ]
-        var deleted = 0
-        for (sql, cutoff) in statements {
-            var bindings = PostgresBindings()
-            bindings.append(cutoff)
-            bindings.append(retention.batch)
-            bindings.append(tenants)
-            let rows = try await database.query(PostgresQuery(unsafeSQL: sql + " RETURNING 1", binds: bindings))
-            deleted += rows.count
-        }
-        return deleted
     }
 }
 
