@@ -1103,6 +1103,12 @@ def figure_noisy(seconds):
     budget (what B asks: a quarter of the machine): guest logins, then the
     create → list → dissolve flow."""
     import bench_noisy
+    # B's phases, alone and with A, each three times the figures' seconds
+    # (30 s): as long as the usage rollup's interval, so each holds one
+    # fold and its share of PostgreSQL's autovacuum, which in 10 s phases
+    # fell in one or the other by chance and decided B's p99
+    # (docs/bench/2026-11-29-figure-6-background-work.md).
+    phase = 3 * seconds
     log("figure 6: a noisy neighbour: B at a fixed rate alone, then while A floods the same routes")
     noisy = "noisy"
 
@@ -1135,12 +1141,12 @@ def figure_noisy(seconds):
         log(f"B's logins alone at {rate}/s (a quarter of {solo['requests_per_s']:.0f}/s); A's budget as much")
         login_budget = budget_a(rate)
         server.reload_tenants()
-        alone = bench_noisy.fixed_rate(PORT, f"{b_base}/user/get", rate, seconds)
+        alone = bench_noisy.fixed_rate(PORT, f"{b_base}/user/get", rate, phase)
         log(f"B's logins at {rate}/s while A floods from 64 connections")
-        flooding = bench_noisy.flood(f"http://127.0.0.1:{PORT}{a_base}/user/get", 64, seconds + 2, flood_lua)
+        flooding = bench_noisy.flood(f"http://127.0.0.1:{PORT}{a_base}/user/get", 64, phase + 2, flood_lua)
         time.sleep(1)
-        crowded = bench_noisy.fixed_rate(PORT, f"{b_base}/user/get", rate, seconds)
-        a = {**bench_noisy.flood_result(flooding), "budget": login_budget, "seconds": seconds + 2}
+        crowded = bench_noisy.fixed_rate(PORT, f"{b_base}/user/get", rate, phase)
+        a = {**bench_noisy.flood_result(flooding), "budget": login_budget, "seconds": phase + 2}
         logins = {"solo_requests_per_s": round(solo["requests_per_s"], 1), "asked_per_s": rate, "alone": alone, "with_flood": crowded, "flood": a,
                   "rate_ratio": round(crowded["achieved_per_s"] / max(1.0, crowded["asked_per_s"]), 3),
                   "p99_ratio": round(crowded["p99_ms"] / max(0.001, alone["p99_ms"]), 2)}
@@ -1158,12 +1164,12 @@ def figure_noisy(seconds):
         log(f"B's flows alone at {flow_rate}/s (a quarter of {solo_flows:.0f}/s); A's budget as much (3 requests a flow)")
         flow_budget = budget_a(3 * flow_rate)
         server.reload_tenants()
-        flows_alone = bench_noisy.fixed_rate_flows(PORT, b_base, b_sids, flow_rate, seconds)
+        flows_alone = bench_noisy.fixed_rate_flows(PORT, b_base, b_sids, flow_rate, phase)
         log(f"B's flows at {flow_rate}/s while A floods its own from 64 connections")
-        flooding = bench_noisy.flood(f"http://127.0.0.1:{PORT}", 64, seconds + 2, flood_flow_lua, threads=64)
+        flooding = bench_noisy.flood(f"http://127.0.0.1:{PORT}", 64, phase + 2, flood_flow_lua, threads=64)
         time.sleep(1)
-        flows_crowded = bench_noisy.fixed_rate_flows(PORT, b_base, b_sids, flow_rate, seconds)
-        a_flows = {**bench_noisy.flood_result(flooding), "budget": flow_budget, "seconds": seconds + 2}
+        flows_crowded = bench_noisy.fixed_rate_flows(PORT, b_base, b_sids, flow_rate, phase)
+        a_flows = {**bench_noisy.flood_result(flooding), "budget": flow_budget, "seconds": phase + 2}
     finally:
         server.stop()
         os.remove(os.path.join(TENANTS_DIR, f"{noisy}.toml"))
