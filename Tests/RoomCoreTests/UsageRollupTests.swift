@@ -49,4 +49,22 @@ import Testing
         await rollup.foldAll()
         #expect(try await Self.state(quiet, database)?.cursor == 3)
     }
+
+    /// Events given their places and then deleted by retention before any
+    /// fold read them left the cursor below the feed's mark for good, and
+    /// the tenant counted as having work on every fold.
+    @Test func placesRetentionDeletedUnfoldedDoNotKeepATenantBusy() async throws {
+        let database = try await TestDatabase.shared()
+        let tenant = uniqueID()
+        let rollup = Self.rollup(database, [tenant])
+        await rollup.foldAll()
+        try await FeedMarkTests.write(3, of: tenant, database)
+        _ = try await EventFeed(database: database).page(tenant, after: 0, limit: 10)
+        try await database.query("DELETE FROM room_events WHERE tenant_id = \(tenant)")
+        await rollup.foldAll()
+        #expect(try await Self.state(tenant, database)?.cursor == 3, "past the places that are gone")
+        let tally = StatementTally()
+        await StatementTally.$current.withValue(tally) { await rollup.foldAll() }
+        #expect(tally.count == 1, "idle again: \(tally.sent)")
+    }
 }

@@ -86,8 +86,9 @@ public struct UsageRollup: Service {
     /// places not folded yet, rooms or members whose time accrues, or no
     /// state yet. One statement, where a fold is nine round trips (the
     /// stamp, then BEGIN, the state's insert and lock, the events' read,
-    /// the state's update, COMMIT and its probe; `UsageRollupTests`), and every instance folds every tenant
-    /// every 30 s, most of them idle at any hour.
+    /// the state's update, COMMIT and its probe; `UsageRollupTests`), and
+    /// every instance folds every tenant every 30 s, most of them idle at
+    /// any hour.
     func hasWork(_ tenant: TenantID) async throws -> Bool {
         try await database.query("""
             SELECT EXISTS (SELECT 1 FROM room_events e WHERE e.tenant_id = \(tenant) AND e.feed_seq IS NULL)
@@ -114,10 +115,14 @@ public struct UsageRollup: Service {
 
     private func fold(_ tenant: TenantID, counts: [Date: UsageCounters.Counts], on connection: PostgresConnection) async throws -> Int {
         try await connection.run("INSERT INTO usage_state (tenant_id, feed_cursor) VALUES (\(tenant), 0) ON CONFLICT DO NOTHING", logger: logger)
+        // The feed's mark is read before the events (their statement's
+        // snapshot is later): places up to it were all committed by then.
         let stateRows = try await connection.run("""
-            SELECT feed_cursor, open_rooms, members, at FROM usage_state WHERE tenant_id = \(tenant) FOR UPDATE
+            SELECT u.feed_cursor, u.open_rooms, u.members, u.at,
+                   coalesce((SELECT m.last_seq FROM feed_marks m WHERE m.tenant_id = u.tenant_id), 0)
+            FROM usage_state u WHERE u.tenant_id = \(tenant) FOR UPDATE OF u
             """, logger: logger).collect()
-        guard let (cursor, openRooms, members, at) = try stateRows.decode((Int64, Int, Int, Date?).self).first else { return 0 }
+        guard let (cursor, openRooms, members, at, mark) = try stateRows.decode((Int64, Int, Int, Date?, Int64).self).first else { return 0 }
         // Each event's step; a closed room's members are those still joined
         // in it (a close leaves their rows joined), a kick's whether it had.
         let eventRows = try await connection.run("""
@@ -136,8 +141,12 @@ public struct UsageRollup: Service {
         let until = events.count == Self.batch ? (events.last?.2 ?? clock.now()) : clock.now()
         let hours = UsageIntegrator.integrate(&state, steps: steps, until: until)
         try await write(hours, counts: counts, tenant: tenant, on: connection)
+        // No event after the cursor: every place up to the mark is gone
+        // (retention deleted them unfolded), so the cursor moves past them,
+        // or the tenant would count as having work on every fold.
+        let next = events.last?.0 ?? max(cursor, mark)
         try await connection.run("""
-            UPDATE usage_state SET feed_cursor = \(events.last?.0 ?? cursor), open_rooms = \(state.openRooms), members = \(state.members), at = \(state.at)
+            UPDATE usage_state SET feed_cursor = \(next), open_rooms = \(state.openRooms), members = \(state.members), at = \(state.at)
             WHERE tenant_id = \(tenant)
             """, logger: logger)
         return events.count
