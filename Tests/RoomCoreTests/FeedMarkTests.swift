@@ -1,7 +1,5 @@
 import Foundation
-import Logging
 import RoomCore
-import RoomKit
 import RoomTestSupport
 import Testing
 
@@ -38,7 +36,7 @@ import Testing
             SELECT \(tenant), \(EventFeed.tenantTimeline), now(), 'banned', 'admin', jsonb_build_object('n', g)
             FROM generate_series(1, 1200) g
             """)
-        let rollup = UsageRollup(database: database, clock: SystemClock(), tenants: { [tenant] }, logger: .init(label: "test"))
+        let rollup = UsageRollupTests.rollup(database, [tenant])
         #expect(try await rollup.stamp(tenant) == [500, 500, 200])
         try await Self.write(3, of: tenant, database)
         #expect(try await rollup.fold(tenant) == 1203, "the 1,200 stamped before and the 3 stamped by the fold")
