@@ -15,6 +15,13 @@ import Testing
         return .init(name: "cell1", database: home, conninfo: DatabaseURL.conninfo(try DatabaseURL.endpoint(from: url)))
     }
 
+    /// The subscription's connection string for another database of the test server.
+    static func conninfo(ofDatabase name: String) throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], var components = URLComponents(string: url) else { throw CellsTests.Rollback() }
+        components.path = "/\(name)"
+        return DatabaseURL.conninfo(try DatabaseURL.endpoint(from: components.string!))
+    }
+
     /// Only this test's server is alive: earlier tests' servers stopped
     /// without taking their rows out of `instances` (a test's server is
     /// cancelled, not shut down), and a move waits 15 s for each to
@@ -134,6 +141,89 @@ import Testing
                 let again = try await http.post("/admin/v1/tenants/\(moving)/rooms", key: fixture.key(1),
                                                 json: #"{"plugin":"test-rooms","name":"Again","owner":"alice","ttlSeconds":600}"#)
                 #expect(again.status == .created, "\(again.text)")
+            }
+        }
+    }
+
+    /// A tenant moved to a later cell and then back to an earlier one
+    /// (cell1 → cell3 → cell2; refused before): the earlier cell's ids were
+    /// behind the tenant's, so it claims an id block above them and its
+    /// sequences jump there (`IDBlocks`). The tenant's ids only grow, so its
+    /// audit log followed with `after`, and the operator's follower of every
+    /// cell, return each of its rows once, the new cell's too.
+    @Test func aTenantMovesBackToAnEarlierCell() async throws {
+        let fixture = try await ServerFixture()
+        let home = fixture.database
+        let moving = fixture.id(1)
+        try await CellsTests.withCell(index: 1) { second, _ in
+            try await CellsTests.withCell(index: 2) { third, thirdName in
+                let cells = try Cells(home: "cell1", others: [.init(name: "cell2", database: second), .init(name: "cell3", database: third)])
+                try await cells.load(from: home)
+                let thirdSide = TenantMove.Side(name: "cell3", database: third, conninfo: try Self.conninfo(ofDatabase: thirdName))
+                let before = try await home.query("SELECT coalesce(max(block), -1) FROM cell_id_blocks").decode(Int.self).first ?? -1
+                try await fixture.live(database: home.routed(by: cells), seconds: 120) { http in
+                    func create(_ name: String) async throws -> Int64 {
+                        let created = try await http.post("/admin/v1/tenants/\(moving)/rooms", key: fixture.key(1),
+                                                          json: #"{"plugin":"test-rooms","name":"\#(name)","owner":"alice","ttlSeconds":600}"#)
+                        return try #require(created.json["id"]?.int64, "\(created.text)")
+                    }
+                    func move(from source: TenantMove.Side, to target: TenantMove.Side) async throws {
+                        try await Self.forgetStoppedServers(home)
+                        _ = try await TenantMove(tenant: moving, home: home, source: source, target: target, report: { print("move: \($0)") }).run()
+                        #expect(cells.cell(of: moving) == target.name)
+                    }
+                    func tenantAudit(after: Int64) async throws -> String {
+                        let page = try await http.get("/admin/v1/tenants/\(moving)/audit?after=\(after)&limit=200", key: fixture.key(1))
+                        #expect(page.status == .ok, "\(page.text)")
+                        return page.text
+                    }
+                    var rooms = [try await create("in cell1")]
+                    let newest = try await http.get("/admin/v1/audit?limit=1", key: fixture.operatorKey)
+                    let start = try #require(newest.json["items"]?.arrayValue?.first?["id"]?.string, "\(newest.text)")
+
+                    try await move(from: try Self.source(home), to: .init(name: "cell3", database: third, conninfo: ""))
+                    rooms.append(try await create("in cell3"))
+                    let lastInCell3 = try #require(try await third.query("SELECT max(audit_id) FROM audit_log WHERE tenant_id = \(moving)").decode(Int64?.self).first ?? nil)
+                    try await move(from: thirdSide, to: .init(name: "cell2", database: second, conninfo: ""))
+                    rooms.append(try await create("back in cell2"))
+
+                    // Room ids are drawn at random; their order is `created_seq`, a sequence's.
+                    let order = Dictionary(uniqueKeysWithValues: try await second.query("""
+                        SELECT room_id, created_seq FROM rooms WHERE tenant_id = \(moving)
+                        """).decode((Int64, Int64).self))
+                    let seqs = rooms.map { order[$0] ?? -1 }
+                    #expect(seqs == seqs.sorted() && !seqs.contains(-1), "the tenant's ids only grow: \(seqs)")
+                    let claimed = try await home.query("SELECT block FROM cell_id_blocks WHERE cell = 'cell2' AND block > \(before)").decode(Int.self)
+                    #expect(claimed.count == 1, "cell2 claimed one block: \(claimed)")
+                    if let block = claimed.first {
+                        #expect(IDBlocks.range(ofBlock: block).contains(seqs[2]), "the new room's is of cell2's block: \(seqs[2])")
+                    }
+                    #expect(Cells.idRange(index: 2).contains(seqs[1]), "the move to a later cell claimed nothing: \(seqs[1])")
+                    #expect(try await CellsTests.count(third, "rooms", tenant: moving) == 0)
+                    #expect(try await CellsTests.count(home, "rooms", tenant: moving) == 0)
+                    #expect(try await CellsTests.count(second, "rooms", tenant: moving) == 3)
+                    // Its audit log after the last row it wrote in cell3: the move's
+                    // rows in cell2 and the new room's create, none of cell3's again.
+                    let after = try await tenantAudit(after: lastInCell3)
+                    #expect(after.contains("room:\(rooms[2])") && !after.contains("room:\(rooms[1])"), "\(after.prefix(600))")
+                    // Every cell followed from before the moves: each room's create once.
+                    var cursor = start, seen: [String] = []
+                    for _ in 0..<50 {
+                        let page = try await http.get("/admin/v1/audit?after=\(cursor)&limit=200", key: fixture.operatorKey)
+                        #expect(page.status == .ok, "\(page.text)")
+                        let items = page.json["items"]?.arrayValue ?? []
+                        seen += items.compactMap { $0["action"]?.string == "room.create" ? $0["target"]?.string : nil }
+                        cursor = try #require(page.json["nextCursor"]?.string, "\(page.text)")
+                        if items.isEmpty { break }
+                    }
+                    for room in rooms[1...] {
+                        #expect(seen.filter { $0 == "room:\(room)" }.count == 1, "room \(room)'s create once: \(seen)")
+                    }
+                    #expect(!seen.contains("room:\(rooms[0])"), "nothing before the cursor: \(seen)")
+                }
+                // The cells' databases are dropped: their blocks go too.
+                try await home.query("DELETE FROM cell_id_blocks WHERE block > \(before)")
+                try await home.query("DELETE FROM tenant_cells WHERE tenant_id = \(moving)")
             }
         }
     }

@@ -21,14 +21,21 @@ private struct NoDeliverer: OutboxDeliverer {
     /// A second cell for `body`: a fresh database, migrated, its ids moved
     /// into cell 1's range; dropped afterwards.
     static func withSecondCell<T: Sendable>(_ body: @escaping @Sendable (Database) async throws -> T) async throws -> T {
+        try await withCell(index: 1) { cell, _ in try await body(cell) }
+    }
+
+    /// Cell `index` for `body` (its database and that database's name): a
+    /// fresh database of the test server, migrated, its ids moved into the
+    /// cell's range as `roomkeeper serve` does; dropped afterwards.
+    static func withCell<T: Sendable>(index: Int, _ body: @escaping @Sendable (Database, String) async throws -> T) async throws -> T {
         let home = try await TestDatabase.shared()
         let name = "cell_" + Secrets.randomToken(bytes: 5).lowercased()
         try await home.query("CREATE DATABASE \(unescaped: name)")
         do {
             let value = try await TestDatabase.withDatabase(named: name) { cell in
                 _ = try await TestDatabase.migrator.migrate(cell)
-                try await Cells.claimIDRange(index: 1, on: cell)
-                return try await body(cell)
+                try await Cells.claimIDRange(index: index, on: cell)
+                return try await body(cell, name)
             }
             try await home.query("DROP DATABASE \(unescaped: name) WITH (FORCE)")
             return value

@@ -108,19 +108,38 @@ public struct AuditLog: Sendable {
         for index in 0..<cellCount {
             positions.append(try await position(of: index, from: cursor))
         }
-        let ends = (0..<cellCount).map { min(filter.before ?? Int64.max, AuditFollowCursor.rangeEnd($0)) }
+        // Each cell's ranges (its own, then the blocks it claimed: `IDBlocks`)
+        // from the one its position is in; each range read after the
+        // position, before its end.
+        var afters: [Int64] = [], befores: [Int64] = []
+        for index in 0..<cellCount {
+            for range in ranges(of: index) where range.upperBound - 1 > positions[index] {
+                afters.append(max(positions[index], range.lowerBound - 1))
+                befores.append(min(filter.before ?? Int64.max, range.upperBound))
+            }
+        }
         var found: [Int64: AuditEntry] = [:]
         for index in 0..<cellCount {
-            let read = try await LeaseOwner.$cell.withValue(cellName(index)) { try await entries(after: positions, before: ends, filter) }
+            let read = try await LeaseOwner.$cell.withValue(cellName(index)) { try await entries(after: afters, before: befores, filter) }
             for entry in read { found[entry.id] = entry }
         }
         let page = Array(found.values.sorted { $0.id < $1.id }.prefix(filter.limit))
         var next = positions
         for entry in page {
-            let range = AuditFollowCursor.cell(of: entry.id)
-            if range < next.count { next[range] = max(next[range], entry.id) }
+            if let cell = cellIndex(of: entry.id), cell < next.count { next[cell] = max(next[cell], entry.id) }
         }
         return (page, AuditFollowCursor(positions: next))
+    }
+
+    /// The ids cell `index` draws or has drawn, oldest first.
+    private func ranges(of index: Int) -> [Range<Int64>] {
+        database.cells?.idRanges(ofCell: index) ?? [Cells.idRange(index: index)]
+    }
+
+    /// The cell (by index) whose sequences drew `id`.
+    private func cellIndex(of id: Int64) -> Int? {
+        if let cells = database.cells { return cells.cellIndex(ofID: id) }
+        return IDBlocks.block(of: id) == nil ? Int(id >> 48) : nil
     }
 
     /// This cell's rows after each range's position and before its end,
@@ -145,19 +164,21 @@ public struct AuditLog: Sendable {
 
     /// Cell `index`'s position: the cursor's, or, from a bare id (one
     /// position: a row's id, as the newest-first page shows it), the start
-    /// of a later cell's range, and for an earlier cell the last row it
-    /// holds now (the bare id came after it in id order).
+    /// of the cell's ranges when they all come after it, the bare id when
+    /// one of them holds it, and otherwise the last row the cell's ranges
+    /// hold now (the bare id came after it in id order).
     private func position(of index: Int, from cursor: AuditFollowCursor) async throws -> Int64 {
-        let start = AuditFollowCursor.rangeStart(index) - 1
+        let ranges = ranges(of: index)
+        let start = ranges[0].lowerBound - 1
         guard cursor.positions.count == 1 else { return max(index < cursor.positions.count ? cursor.positions[index] : start, start) }
         let bare = cursor.positions[0]
-        guard bare >= AuditFollowCursor.rangeEnd(index) else { return max(bare, start) }
-        let cell = cellName(index)
-        return try await LeaseOwner.$cell.withValue(cell) {
+        if bare <= start || ranges.contains(where: { $0.contains(bare) }) { return max(bare, start) }
+        let lows = ranges.map(\.lowerBound), highs = ranges.map(\.upperBound)
+        return try await LeaseOwner.$cell.withValue(cellName(index)) {
             try await database.query("""
                 -- cross-tenant: the last row of every tenant in this cell, where a follower of the whole log starts
-                SELECT coalesce(max(audit_id), \(start)) FROM audit_log
-                WHERE audit_id > \(start) AND audit_id < \(AuditFollowCursor.rangeEnd(index))
+                SELECT coalesce(max(a.last), \(start)) FROM unnest(\(lows)::bigint[], \(highs)::bigint[]) AS r(low, high)
+                CROSS JOIN LATERAL (SELECT max(audit_id) AS last FROM audit_log WHERE audit_id >= r.low AND audit_id < r.high) a
                 """).decode(Int64.self).first ?? start
         }
     }
@@ -230,8 +251,9 @@ public struct AuditStamp: Sendable {
 
 /// Where a follower of every cell's audit log stands (#43): one position
 /// per cell, in the cells' order, as text `p0.p1…` (one cell: a bare id, as
-/// before cells). A cell's ids are drawn from a range of its own
-/// (`Cells.idRangeStart`), so a position names a place in one cell only.
+/// before cells). A cell draws its ids from a range of its own
+/// (`Cells.idRangeStart`), then from the blocks it claims (`IDBlocks`),
+/// always upwards, so a position names a place in one cell's ids only.
 public struct AuditFollowCursor: Sendable, Equatable {
     public var positions: [Int64]
 
@@ -253,7 +275,4 @@ public struct AuditFollowCursor: Sendable, Equatable {
 
     public var text: String { positions.map(String.init).joined(separator: ".") }
 
-    static func rangeStart(_ cell: Int) -> Int64 { Cells.idRangeStart(index: cell) }
-    static func rangeEnd(_ cell: Int) -> Int64 { Cells.idRangeStart(index: cell + 1) }
-    static func cell(of id: Int64) -> Int { Int(id >> 48) }
 }

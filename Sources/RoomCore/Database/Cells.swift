@@ -31,6 +31,8 @@ public final class Cells: Sendable {
     /// its ids start (`idRangeStart`).
     public let names: [String]
     private let placement = Mutex<[TenantID: String]>([:])
+    /// The id blocks claimed, each with the cell that claimed it (`IDBlocks`).
+    private let blocks = Mutex<[Int: String]>([:])
     /// Tenants whose move is fenced (`TenantMove`): their new leases wait.
     private let fences = Mutex<Set<TenantID>>([])
     /// Each tenant's leases running now on this instance, by tenant: a
@@ -45,6 +47,9 @@ public final class Cells: Sendable {
             byName[cell.name] = cell
         }
         guard Self.isName(home) else { throw CellsError.badName(home) }
+        // Cell n's ids start at n × 2⁴⁸: 16 ranges end at 2⁵², where the
+        // blocks moves claim begin (`IDBlocks`).
+        guard others.count < 16 else { throw CellsError.tooMany(others.count + 1) }
         self.others = byName
         names = [home] + others.map(\.name)
     }
@@ -78,8 +83,10 @@ public final class Cells: Sendable {
             """).decode((String, String, Bool).self)
         let read = try check(rows.filter { !$0.2 }.map { ($0.0, $0.1) })
         let fenced = Set(rows.filter(\.2).map(\.0))
+        let claimed = try await IDBlocks.claimed(in: home)
         placement.withLock { $0 = read }
         fences.withLock { $0 = fenced }
+        blocks.withLock { $0 = claimed }
     }
 
     /// The tenants fenced now.
@@ -150,15 +157,31 @@ public final class Cells: Sendable {
     public static func idRangeStart(index: Int) -> Int64 { Int64(index) << 48 }
 
     /// Moves every sequence of `database` (identity columns' too) into cell
-    /// `index`'s range, once: a sequence already in it is left alone.
+    /// `index`'s range, once: a sequence already in it (or past it, in a
+    /// block the cell claimed: `IDBlocks`) is left alone.
     public static func claimIDRange(index: Int, on database: Database) async throws {
         guard index > 0 else { return }
-        let start = idRangeStart(index: index)
-        try await database.query("""
-            -- cross-tenant: a cell's id sequences serve every tenant in it
-            SELECT setval(format('%I.%I', schemaname, sequencename), \(start))
-            FROM pg_sequences WHERE schemaname = current_schema() AND coalesce(last_value, 0) < \(start)
-            """)
+        try await IDBlocks.jump(database, to: idRangeStart(index: index))
+    }
+
+    /// Cell `index`'s own range of ids.
+    public static func idRange(index: Int) -> Range<Int64> { idRangeStart(index: index)..<idRangeStart(index: index + 1) }
+
+    /// The ids cell `index` draws or has drawn, oldest first: its own range,
+    /// then each block it claimed (`IDBlocks`), as this instance last read them.
+    public func idRanges(ofCell index: Int) -> [Range<Int64>] {
+        guard index < names.count else { return [Self.idRange(index: index)] }
+        let name = names[index]
+        let claimed = blocks.withLock { $0 }.filter { $0.value == name }.keys.sorted()
+        return [Self.idRange(index: index)] + claimed.map(IDBlocks.range(ofBlock:))
+    }
+
+    /// The cell (by index) that drew `id`; nil: a block claimed by a cell
+    /// this instance does not know, or not read yet.
+    public func cellIndex(ofID id: Int64) -> Int? {
+        guard let block = IDBlocks.block(of: id) else { return Int(id >> 48) }
+        guard let name = blocks.withLock({ $0[block] }) else { return nil }
+        return names.firstIndex(of: name)
     }
 }
 
@@ -166,12 +189,14 @@ public enum CellsError: Error, CustomStringConvertible {
     case badName(String)
     case badTenant(String)
     case unknownCell(String, tenant: TenantID)
+    case tooMany(Int)
 
     public var description: String {
         switch self {
         case .badName(let name): "cell name \"\(name)\" must be a lowercase letter then up to 31 of a-z, 0-9 and -, each name once"
         case .badTenant(let tenant): "tenant id \"\(tenant)\" must be a tenant file's name: a-z, 0-9 and -"
         case .unknownCell(let cell, let tenant): "tenant \(tenant) is placed in cell \(cell), which this instance is not configured with (ROOMKEEPER_CELLS)"
+        case .tooMany(let count): "\(count) cells configured: at most 16 (each draws its ids from a range of 2⁴⁸ below 2⁵²)"
         }
     }
 }

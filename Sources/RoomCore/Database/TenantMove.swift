@@ -4,6 +4,8 @@ import PostgresNIO
 
 /// Moves a tenant's rows from one cell to another while it is served (#43),
 /// by PostgreSQL's logical replication:
+///   0. ids: a target whose ids are behind the source's is taken past them
+///      (`IDBlocks`), so the tenant's ids only grow;
 ///   1. copy: a publication of the tenant's rows on the source (a row filter
 ///      on `tenant_id`), a subscription on the target (the initial copy,
 ///      then every later change, streamed);
@@ -96,6 +98,10 @@ public struct TenantMove: Sendable {
             try await rollBack()
         }
         try await checkTargetEmpty()
+        // Before the tenant's first write there: its ids only grow (`IDBlocks`).
+        if let block = try await IDBlocks.keepAhead(target: target.name, target.database, of: source.database, home: home) {
+            report("cell \(target.name)'s ids were behind \(source.name)'s: it draws from block \(block) now (ids from \(IDBlocks.range(ofBlock: block).lowerBound))")
+        }
         let tables = try await Self.tables(on: source.database)
         var timings = Timings()
         try await home.query("""
