@@ -145,6 +145,49 @@ import Testing
         }
     }
 
+    /// A target that cannot take the copy (its disk full: here a trigger
+    /// that fails every insert of the tenant's rooms with PostgreSQL's
+    /// "disk full" code): the move sees the subscription fail and rolls
+    /// back, nothing of the tenant left in the target, the directory and
+    /// the fence as before, the tenant served from where it was.
+    @Test func aTargetThatCannotTakeTheCopyRollsBackCleanly() async throws {
+        let fixture = try await ServerFixture()
+        let home = fixture.database
+        try await CellsTests.withSecondCell { second in
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            try await cells.load(from: home)
+            let moving = fixture.id(1)
+            try await second.query("""
+                CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = '53100'; END $$
+                """)
+            try await second.query("CREATE TRIGGER disk_full BEFORE INSERT ON rooms FOR EACH ROW EXECUTE FUNCTION disk_full()")
+            try await second.query("ALTER TABLE rooms ENABLE ALWAYS TRIGGER disk_full")
+            try await fixture.live(database: home.routed(by: cells), seconds: 120) { http in
+                let created = try await http.post("/admin/v1/tenants/\(moving)/rooms", key: fixture.key(1),
+                                                  json: #"{"plugin":"test-rooms","name":"Lobby","owner":"alice","ttlSeconds":600}"#)
+                let room = try #require(created.json["id"]?.int64, "\(created.text)")
+                try await Self.forgetStoppedServers(home)
+                let move = try TenantMove(tenant: moving, home: home, source: try Self.source(home),
+                                          target: .init(name: "cell2", database: second, conninfo: ""), report: { print("move: \($0)") })
+                await #expect(throws: TenantMove.Failed.self) { _ = try await move.run() }
+                #expect(cells.cell(of: moving) == "cell1" && !cells.isFenced(moving))
+                #expect(try await Self.rooms(home, of: moving).contains(room))
+                #expect(try await TenantMove.count(moving, on: second) == 0, "nothing of the tenant left in the target")
+                #expect(try await home.query("SELECT count(*)::int FROM tenant_moves WHERE tenant_id = \(moving)").decode(Int.self)[0] == 0)
+                #expect(try await second.query("SELECT count(*)::int FROM pg_subscription WHERE subname LIKE 'rk_move_%'").decode(Int.self)[0] == 0)
+                #expect(try await home.query("SELECT count(*)::int FROM pg_replication_slots WHERE slot_name LIKE 'rk_move_%'").decode(Int.self)[0] == 0)
+                let steps = try await home.query("""
+                    SELECT outcome FROM audit_log WHERE tenant_id = \(moving) AND action = 'tenant.move' ORDER BY audit_id DESC LIMIT 1
+                    """).decode(String.self)
+                #expect(steps == ["rolled back"], "\(steps)")
+                let again = try await http.post("/admin/v1/tenants/\(moving)/rooms", key: fixture.key(1),
+                                                json: #"{"plugin":"test-rooms","name":"Again","owner":"alice","ttlSeconds":600}"#)
+                #expect(again.status == .created, "served from where it was: \(again.text)")
+            }
+        }
+    }
+
     /// A tenant moved to a later cell and then back to an earlier one
     /// (cell1 → cell3 → cell2; refused before): the earlier cell's ids were
     /// behind the tenant's, so it claims an id block above them and its
