@@ -1420,9 +1420,18 @@ def main():
                      'accountsPerAddress = "0"\nroomsPerAddress = "0"\n' + UNTHROTTLED)
     subprocess.run([os.path.join(BIN, "roomkeeper"), "migrate"], cwd=HERE, check=True, stdout=subprocess.DEVNULL,
                    env=dict(os.environ, LOG_LEVEL="error"))
+    # A database earlier runs filled (or left dead rows in) slows every
+    # figure: the same build did 193.8 / 162.3 seat cycles a second on one
+    # and 262.5 / 235.0 on a fresh one (docs/performance.md). Said, and kept
+    # in the JSON, so a comparison can tell.
+    used = int(sql("SELECT coalesce(sum(n_live_tup + n_dead_tup), 0)::bigint FROM pg_stat_user_tables") or 0)
+    if used > 10_000:
+        log(f"warning: the database holds {used:,} rows (live or dead) from earlier runs; "
+            "compare runs on fresh databases (ops/pg createdb NAME, or ops/bench without DATABASE_URL)")
     reset_bench_rows()
     started = time.time()
-    figures = {"machine": {"cpus": os.cpu_count(), "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)}}
+    figures = {"machine": {"cpus": os.cpu_count(), "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)},
+               "database_rows_at_start": used}
     timed = {}
 
     def run(key, figure, *arguments):

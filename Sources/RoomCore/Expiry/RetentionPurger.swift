@@ -83,12 +83,42 @@ public struct RetentionPurger: Service {
         var deleted = 0
         var backlog: [String: Int] = [:]
         for tenant in tenants() {
-            let keep = tenant.retention
-            let id = tenant.id
-            let closedBefore = now.addingTimeInterval(-keep.closedRooms)
+            for purge in purges(of: tenant, now: now) { deleted += try await drain(purge, until: until, into: &backlog) }
+        }
+        for purge in sharedPurges(now: now) { deleted += try await drain(purge, until: until, into: &backlog) }
+        for table in ["rooms", "room_events", "outbox", "sessions", "accounts", "usage_hourly", "rate_windows", "idempotency_keys", "audit_log"] {
+            Gauge(label: "roomkeeper_retention_backlog_rows", dimensions: [("table", table)]).record(backlog[table] ?? 0)
+        }
+        lastBacklog.value.withLock { $0 = backlog }
+        return deleted
+    }
+
+    /// One table's purge of one tenant: a batch's delete, and the count of
+    /// what is still due once the pass's time is spent.
+    public struct Purge: Sendable {
+        public let table: String
+        public let delete: PostgresQuery
+        public let count: PostgresQuery
+        /// The columns the rows' age is read from: each reached through an
+        /// index, so a purge costs what it deletes, not what the tenant
+        /// keeps (`RetentionTests.eachPurgeWalksItsRowsByAge`).
+        public let ageColumns: [String]
+    }
+
+    /// What `tenant`'s retention deletes at `now`, table by table, parents
+    /// before what only they keep.
+    public func purges(of tenant: Tenant, now: Date) -> [Purge] {
+        let keep = tenant.retention
+        let id = tenant.id
+        let closedBefore = now.addingTimeInterval(-keep.closedRooms)
+        let delivered = now.addingTimeInterval(-keep.deliveredOutbox), dead = now.addingTimeInterval(-keep.deadOutbox)
+        let endedBefore = now.addingTimeInterval(-keep.endedSessions)
+        let idleSince = now.addingTimeInterval(-keep.idleGuests)
+        let usageBefore = now.addingTimeInterval(-keep.usage)
+        return [
             // Closed rooms take their members and plugin rows (ON DELETE
             // CASCADE) and, in the same statement, their audit events.
-            deleted += try await drain("rooms", until: until, into: &backlog, delete: """
+            Purge(table: "rooms", delete: """
                 WITH gone AS (
                     DELETE FROM rooms WHERE ctid IN (
                         SELECT ctid FROM rooms WHERE tenant_id = \(id) AND state = 'closed' AND closed_at < \(closedBefore)
@@ -101,10 +131,10 @@ public struct RetentionPurger: Service {
                 """, count: """
                 SELECT count(*)::int FROM (SELECT 1 FROM rooms WHERE tenant_id = \(id) AND state = 'closed' AND closed_at < \(closedBefore)
                                            LIMIT 1000000) due
-                """)
+                """, ageColumns: ["closed_at"]),
             // The tenant's own timeline (tenant-wide bans) has no room to go
             // with: its events go when a closed room's would.
-            deleted += try await drain("room_events", until: until, into: &backlog, delete: """
+            Purge(table: "room_events", delete: """
                 DELETE FROM room_events WHERE ctid IN (
                     SELECT ctid FROM room_events WHERE tenant_id = \(id) AND room_id = \(EventFeed.tenantTimeline) AND at < \(closedBefore)
                     LIMIT \(batch) FOR UPDATE SKIP LOCKED)
@@ -112,9 +142,8 @@ public struct RetentionPurger: Service {
                 """, count: """
                 SELECT count(*)::int FROM (SELECT 1 FROM room_events WHERE tenant_id = \(id) AND room_id = \(EventFeed.tenantTimeline)
                                            AND at < \(closedBefore) LIMIT 1000000) due
-                """)
-            let delivered = now.addingTimeInterval(-keep.deliveredOutbox), dead = now.addingTimeInterval(-keep.deadOutbox)
-            deleted += try await drain("outbox", until: until, into: &backlog, delete: """
+                """, ageColumns: ["at"]),
+            Purge(table: "outbox", delete: """
                 DELETE FROM outbox WHERE ctid IN (
                     SELECT ctid FROM outbox WHERE tenant_id = \(id)
                       AND ((status = 'delivered' AND delivered_at < \(delivered)) OR (status = 'dead' AND created_at < \(dead)))
@@ -124,23 +153,25 @@ public struct RetentionPurger: Service {
                 SELECT count(*)::int FROM (SELECT 1 FROM outbox WHERE tenant_id = \(id)
                       AND ((status = 'delivered' AND delivered_at < \(delivered)) OR (status = 'dead' AND created_at < \(dead)))
                     LIMIT 1000000) due
-                """)
-            let endedBefore = now.addingTimeInterval(-keep.endedSessions)
-            deleted += try await drain("sessions", until: until, into: &backlog, delete: """
+                """, ageColumns: ["delivered_at", "created_at"]),
+            // A session ended when it expired or was revoked, whichever came
+            // first: written as two conditions, each an index's
+            // (`least(coalesce(revoked_at, expires_at), expires_at)`, one
+            // expression, walked every session of the tenant).
+            Purge(table: "sessions", delete: """
                 DELETE FROM sessions WHERE ctid IN (
                     SELECT ctid FROM sessions WHERE tenant_id = \(id)
-                      AND least(coalesce(revoked_at, expires_at), expires_at) < \(endedBefore)
+                      AND (expires_at < \(endedBefore) OR revoked_at < \(endedBefore))
                     LIMIT \(batch) FOR UPDATE SKIP LOCKED)
                 RETURNING 1
                 """, count: """
                 SELECT count(*)::int FROM (SELECT 1 FROM sessions WHERE tenant_id = \(id)
-                      AND least(coalesce(revoked_at, expires_at), expires_at) < \(endedBefore) LIMIT 1000000) due
-                """)
-            let idleSince = now.addingTimeInterval(-keep.idleGuests)
+                      AND (expires_at < \(endedBefore) OR revoked_at < \(endedBefore)) LIMIT 1000000) due
+                """, ageColumns: ["expires_at", "revoked_at"]),
             // A guest goes only when no plugin row still names it; what
             // belongs to it goes with it, and its id is retired, never drawn
             // again (#27: a new guest inherited a purged one's headset).
-            deleted += try await drain("accounts", until: until, into: &backlog, delete: """
+            Purge(table: "accounts", delete: """
                 WITH gone AS (
                     DELETE FROM accounts WHERE ctid IN (
                         SELECT a.ctid FROM accounts a
@@ -164,38 +195,50 @@ public struct RetentionPurger: Service {
                       AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.tenant_id = a.tenant_id AND r.owner = a.accid AND r.state = 'open')
                       \(unescaped: keptClause)
                     LIMIT 1000000) due
-                """)
-            let usageBefore = now.addingTimeInterval(-keep.usage)
-            deleted += try await drain("usage_hourly", until: until, into: &backlog, delete: """
+                """, ageColumns: ["created_at"]),
+            Purge(table: "usage_hourly", delete: """
                 DELETE FROM usage_hourly WHERE ctid IN (
                     SELECT ctid FROM usage_hourly WHERE tenant_id = \(id) AND hour < \(usageBefore) LIMIT \(batch) FOR UPDATE SKIP LOCKED)
                 RETURNING 1
                 """, count: """
                 SELECT count(*)::int FROM (SELECT 1 FROM usage_hourly WHERE tenant_id = \(id) AND hour < \(usageBefore) LIMIT 1000000) due
-                """)
-        }
-        // The longest window a tenant may set is 31 days; Idempotency-Key
-        // answers are kept a day (#27).
-        deleted += try await drainAged("rate_windows", column: "window_start", before: now.addingTimeInterval(-32 * 86_400),
-                                       until: until, into: &backlog)
-        deleted += try await drainAged("idempotency_keys", column: "created_at", before: now.addingTimeInterval(-86_400),
-                                       until: until, into: &backlog)
-        // Audit rows carry their own end (`keep_until`, fixed when written);
-        // the table refuses to delete one before it by the database's clock.
-        deleted += try await drain("audit_log", until: until, into: &backlog, delete: """
-            -- cross-tenant: each audit row says itself when it may go
-            DELETE FROM audit_log WHERE ctid IN (
-                SELECT ctid FROM audit_log WHERE keep_until < least(\(now), now()) LIMIT \(batch) FOR UPDATE SKIP LOCKED)
+                """, ageColumns: ["hour"]),
+        ]
+    }
+
+    /// What retention deletes across tenants at `now`.
+    public func sharedPurges(now: Date) -> [Purge] {
+        [
+            // The longest window a tenant may set is 31 days; Idempotency-Key
+            // answers are kept a day (#27).
+            aged("rate_windows", column: "window_start", before: now.addingTimeInterval(-32 * 86_400)),
+            aged("idempotency_keys", column: "created_at", before: now.addingTimeInterval(-86_400)),
+            // Audit rows carry their own end (`keep_until`, fixed when written);
+            // the table refuses to delete one before it by the database's clock.
+            Purge(table: "audit_log", delete: """
+                -- cross-tenant: each audit row says itself when it may go
+                DELETE FROM audit_log WHERE ctid IN (
+                    SELECT ctid FROM audit_log WHERE keep_until < least(\(now), now()) LIMIT \(batch) FOR UPDATE SKIP LOCKED)
+                RETURNING 1
+                """, count: """
+                -- cross-tenant: audit rows past their keep_until
+                SELECT count(*)::int FROM (SELECT 1 FROM audit_log WHERE keep_until < least(\(now), now()) LIMIT 1000000) due
+                """, ageColumns: ["keep_until"]),
+        ]
+    }
+
+    /// A table kept for every tenant alike, whose rows go once `column` is
+    /// before `before`. `table` and `column` are this file's constants.
+    private func aged(_ table: String, column: String, before: Date) -> Purge {
+        Purge(table: table, delete: """
+            -- cross-tenant: retention purges every tenant, in batches
+            DELETE FROM \(unescaped: table) WHERE ctid IN (
+                SELECT ctid FROM \(unescaped: table) WHERE \(unescaped: column) < \(before) LIMIT \(batch) FOR UPDATE SKIP LOCKED)
             RETURNING 1
             """, count: """
-            -- cross-tenant: audit rows past their keep_until
-            SELECT count(*)::int FROM (SELECT 1 FROM audit_log WHERE keep_until < least(\(now), now()) LIMIT 1000000) due
-            """)
-        for table in ["rooms", "room_events", "outbox", "sessions", "accounts", "usage_hourly", "rate_windows", "idempotency_keys", "audit_log"] {
-            Gauge(label: "roomkeeper_retention_backlog_rows", dimensions: [("table", table)]).record(backlog[table] ?? 0)
-        }
-        lastBacklog.value.withLock { $0 = backlog }
-        return deleted
+            -- cross-tenant: what retention has yet to purge, every tenant
+            SELECT count(*)::int FROM (SELECT 1 FROM \(unescaped: table) WHERE \(unescaped: column) < \(before) LIMIT 1000000) due
+            """, ageColumns: [column])
     }
 
     /// What the last pass left due, by table (empty: nothing).
@@ -204,32 +247,16 @@ public struct RetentionPurger: Service {
 
     /// Deletes batch after batch until one comes back short or the pass's
     /// time is spent; then counts what is still due.
-    /// A table kept for every tenant alike, whose rows go once `column` is
-    /// before `before`. `table` and `column` are this file's constants.
-    private func drainAged(_ table: String, column: String, before: Date, until: ContinuousClock.Instant,
-                           into backlog: inout [String: Int]) async throws -> Int {
-        try await drain(table, until: until, into: &backlog, delete: """
-            -- cross-tenant: retention purges every tenant, in batches
-            DELETE FROM \(unescaped: table) WHERE ctid IN (
-                SELECT ctid FROM \(unescaped: table) WHERE \(unescaped: column) < \(before) LIMIT \(batch) FOR UPDATE SKIP LOCKED)
-            RETURNING 1
-            """, count: """
-            -- cross-tenant: what retention has yet to purge, every tenant
-            SELECT count(*)::int FROM (SELECT 1 FROM \(unescaped: table) WHERE \(unescaped: column) < \(before) LIMIT 1000000) due
-            """)
-    }
-
-    private func drain(_ table: String, until: ContinuousClock.Instant, into backlog: inout [String: Int],
-                       delete: PostgresQuery, count: PostgresQuery) async throws -> Int {
+    private func drain(_ purge: Purge, until: ContinuousClock.Instant, into backlog: inout [String: Int]) async throws -> Int {
         var total = 0
         while true {
-            let gone = try await self.delete(delete)
+            let gone = try await self.delete(purge.delete)
             total += gone
             if gone < batch { return total }
             if ContinuousClock.now >= until { break }
         }
-        let due = try await database.query(count).first?.decode(Int.self) ?? 0
-        backlog[table, default: 0] += due
+        let due = try await database.query(purge.count).first?.decode(Int.self) ?? 0
+        backlog[purge.table, default: 0] += due
         return total
     }
 
