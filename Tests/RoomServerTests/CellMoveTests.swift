@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import RoomCore
+import RoomProviders
 import RoomTestSupport
 import Synchronization
 import Testing
@@ -185,6 +186,121 @@ import Testing
                                                 json: #"{"plugin":"test-rooms","name":"Again","owner":"alice","ttlSeconds":600}"#)
                 #expect(again.status == .created, "served from where it was: \(again.text)")
             }
+        }
+    }
+
+    /// A moved tenant's rooms expire, its side effects are delivered and its
+    /// event feed goes on, from the new cell (#43: "rooms' expiry, outbox
+    /// entries carry over, nothing lost from the outbox or the feed"): a
+    /// follower of the feed from before the move reads each event once, in
+    /// order, the room's expiry in the new cell among them.
+    @Test func aMovedTenantsRoomsExpireAndItsFeedGoesOnInTheNewCell() async throws {
+        let fixture = try await ServerFixture()
+        let home = fixture.database
+        let clock = try #require(fixture.clock as? ManualClock)
+        try await CellsTests.withSecondCell { second in
+            let moving = fixture.id(1)
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            try await cells.load(from: home)
+            try await fixture.live(database: home.routed(by: cells), seconds: 120) { http in
+                func feed(after cursor: String) async throws -> (types: [String], cursors: [Int64], next: String) {
+                    let page = try await http.get("/admin/v1/tenants/\(moving)/events?after=\(cursor)&limit=200", key: fixture.key(1))
+                    #expect(page.status == .ok, "\(page.text)")
+                    let items = page.json["items"]?.arrayValue ?? []
+                    return (items.compactMap { $0["type"]?.string }, items.compactMap { $0["cursor"]?.string.flatMap { Int64($0) } },
+                            try #require(page.json["nextCursor"]?.string, "\(page.text)"))
+                }
+                let created = try await http.form("/t/\(moving)/test-rooms/room/create", "sid=alice&name=expiring")
+                let room = try #require(data(created)?["roomId"]?.int64, "\(created)")
+                _ = try await http.form("/t/\(moving)/test-rooms/room/join", "sid=bob&roomId=\(room)")
+                let before = try await feed(after: "0")
+                #expect(!before.types.isEmpty, "the room's events before the move")
+
+                try await Self.forgetStoppedServers(home)
+                _ = try await TenantMove(tenant: moving, home: home, source: try Self.source(home),
+                                         target: .init(name: "cell2", database: second, conninfo: ""), report: { print("move: \($0)") }).run()
+                // A kick after the move queues side effects in the new cell, delivered there.
+                let kicked = try await http.post("/admin/v1/tenants/\(moving)/rooms/\(room)/members/bob/kick", key: fixture.key(1), json: "{}")
+                #expect(kicked.status == .ok, "\(kicked.text)")
+                clock.advance(by: 3 * 24 * 3600)
+                var state = "", pending = -1
+                for _ in 0..<100 where state != "closed" || pending != 0 {
+                    try await Task.sleep(for: .milliseconds(100))
+                    state = try await second.query("SELECT state FROM rooms WHERE tenant_id = \(moving) AND room_id = \(room)").decode(String.self).first ?? ""
+                    pending = try await second.query("SELECT count(*)::int FROM outbox WHERE tenant_id = \(moving) AND status = 'pending'")
+                        .decode(Int.self).first ?? -1
+                }
+                #expect(state == "closed", "the moved room expired in the new cell: \(state)")
+                #expect(pending == 0, "the new cell's side effects delivered: \(pending) pending")
+                #expect(try await CellsTests.count(second, "outbox", tenant: moving) > 0)
+                #expect(try await CellsTests.count(home, "outbox", tenant: moving) == 0)
+
+                let after = try await feed(after: before.next)
+                #expect(after.types.contains("room.closed") || after.types.contains("room.expired"), "the expiry follows in the feed: \(after.types)")
+                #expect(after.cursors == after.cursors.sorted() && (after.cursors.first ?? 0) > (before.cursors.last ?? 0),
+                        "each event once, in order: \(before.cursors) then \(after.cursors)")
+                let whole = try await feed(after: "0")
+                #expect(whole.types == before.types + after.types, "the feed from the start, read from the new cell, is both pages")
+            }
+            try await home.query("DELETE FROM tenant_cells WHERE tenant_id = \(moving)")
+        }
+    }
+
+    /// A moved tenant's local-IM sockets carry on (#43: "IM sockets carry
+    /// over"): two members in a chatroom, connected before the move, hear
+    /// each other after it, their sockets' rows and the messages now in the
+    /// new cell, none left in the old.
+    @Test func aMovedTenantsSocketsHearEachOtherFromTheNewCell() async throws {
+        let fixture = try await ServerFixture(clock: SystemClock())
+        let home = fixture.database
+        try await CellsTests.withSecondCell { second in
+            let moving = fixture.id(1)
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            try await cells.load(from: home)
+            let routed = home.routed(by: cells)
+            let loader = TenantLoader(registry: fixture.registry, providers: StandardProviderCatalog(database: routed, clock: fixture.clock),
+                                      environment: TestTenants.environment)
+            let tenant = try #require(try TenantDirectory(path: fixture.tenants.path, loader: loader)[moving])
+            let local = try #require(tenant.imAdapter(LocalIMProvider.self))
+            let (alice, bob, chatroom) = try await LeaseOwner.$tenant.withValue(moving) {
+                (try await local.createAccount(IMAccount(accid: "alice", name: "alice")).token,
+                 try await local.createAccount(IMAccount(accid: "bob", name: "bob")).token,
+                 try await local.createChatroom(name: "hall", creator: "alice"))
+            }
+            try await fixture.live(ownTenants: true, database: routed, seconds: 120) { http in
+                let port = try #require(http.client.port)
+                var clients: [IMTestClient] = []
+                for (accid, token) in [("alice", alice), ("bob", bob)] {
+                    let client = IMTestClient(port: port, tenant: moving, accid: accid, token: token)
+                    #expect(try await client.next("ready")["accid"]?.string == accid)
+                    client.send(#"{"type":"enter","chatroom":"\#(chatroom)"}"#)
+                    #expect(try await client.next("entered")["chatroom"]?.string == chatroom)
+                    clients.append(client)
+                }
+                clients[0].send(#"{"type":"text","chatroom":"\#(chatroom)","text":"before the move"}"#)
+                #expect(try await clients[1].next("message")["body"]?.string == "before the move")
+
+                try await Self.forgetStoppedServers(home)
+                _ = try await TenantMove(tenant: moving, home: home, source: try Self.source(home),
+                                         target: .init(name: "cell2", database: second, conninfo: ""), report: { print("move: \($0)") }).run()
+                #expect(cells.cell(of: moving) == "cell2")
+                clients[0].send(#"{"type":"text","chatroom":"\#(chatroom)","text":"after the move"}"#)
+                #expect(try await clients[1].next("message", timeout: .seconds(10))["body"]?.string == "after the move", "bob hears alice from the new cell")
+                clients[1].send(#"{"type":"text","chatroom":"\#(chatroom)","text":"and back"}"#)
+                // Alice hears her own messages first (a chatroom's messages go to every member).
+                var heard: [String] = []
+                while heard.last != "and back", heard.count < 4 {
+                    heard.append(try await clients[0].next("message", timeout: .seconds(10))["body"]?.string ?? "")
+                }
+                #expect(heard.last == "and back", "alice hears bob from the new cell: \(heard)")
+                #expect(try await CellsTests.count(second, "im_connections", tenant: moving) == 2, "the sockets' rows moved")
+                #expect(try await CellsTests.count(home, "im_connections", tenant: moving) == 0)
+                #expect(try await CellsTests.count(home, "im_events", tenant: moving) == 0)
+                #expect(try await second.query("SELECT count(*)::int FROM im_events WHERE tenant_id = \(moving) AND payload::text LIKE '%after the move%'")
+                        .decode(Int.self).first == 1, "the message written in the new cell")
+                for client in clients { _ = try await client.close() }
+            }
+            try await home.query("DELETE FROM tenant_cells WHERE tenant_id = \(moving)")
         }
     }
 
