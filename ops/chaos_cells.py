@@ -161,6 +161,11 @@ def moved_under_load(workers):
     during = p99(staying.requests, began, ended)
     c.log(f"  {tenant}: fence {fence} s; moving lost {lost_moving}, staying lost {lost_staying}; "
           f"staying p99 {before * 1000:.0f} ms before, {during * 1000:.0f} ms during the move ({ended - began:.1f} s)")
+    # Where in the move the staying tenant's slowest requests fell (the
+    # move's phases are in its output below), to tell what slows them.
+    slowest = sorted((s, started - began) for started, ok, s in staying.requests if ok and began <= started < ended)[-5:]
+    c.log("  staying's slowest during the move (ms at +s): " + ", ".join(f"{s * 1000:.0f} at +{at:.1f}" for s, at in reversed(slowest)))
+    c.log("  " + " | ".join(line for line in output.splitlines() if line.strip()))
     requests = moving.requests + staying.requests
     failed = sum(1 for _, ok, _ in requests if not ok)
     lost = tuple(a + b for a, b in zip(lost_moving, lost_staying))
