@@ -35,6 +35,22 @@ import Testing
         Set(try await database.query("SELECT room_id FROM rooms WHERE tenant_id = \(tenant)").decode(Int64.self))
     }
 
+    /// A move that failed left nothing behind: the tenant in the first cell
+    /// and not fenced, its room there, nothing of it in the target, no move,
+    /// subscription or slot; and it is served from where it was, at once.
+    static func expectRolledBack(_ moving: TenantID, room: Int64, cells: Cells, home: Database, second: Database,
+                                 http: HTTP, key: String) async throws {
+        #expect(cells.cell(of: moving) == "cell1" && !cells.isFenced(moving))
+        #expect(try await Self.rooms(home, of: moving).contains(room))
+        #expect(try await TenantMove.count(moving, on: second) == 0, "nothing of the tenant left in the target")
+        #expect(try await home.query("SELECT count(*)::int FROM tenant_moves WHERE tenant_id = \(moving)").decode(Int.self)[0] == 0)
+        #expect(try await second.query("SELECT count(*)::int FROM pg_subscription WHERE subname LIKE 'rk_move_%'").decode(Int.self)[0] == 0)
+        #expect(try await home.query("SELECT count(*)::int FROM pg_replication_slots WHERE slot_name LIKE 'rk_move_%'").decode(Int.self)[0] == 0)
+        let again = try await http.post("/admin/v1/tenants/\(moving)/rooms", key: key,
+                                        json: #"{"plugin":"test-rooms","name":"Again","owner":"alice","ttlSeconds":600}"#)
+        #expect(again.status == .created, "served from where it was: \(again.text)")
+    }
+
     @Test func aTenantMovesWhileItsWritesGoOn() async throws {
         let fixture = try await ServerFixture()
         let home = fixture.database
@@ -132,16 +148,7 @@ import Testing
                                           target: .init(name: "cell2", database: second, conninfo: ""), fenceLimit: .seconds(1), report: { print("move: \($0)") })
                 await #expect(throws: TenantMove.Failed.self) { _ = try await move.run() }
                 try await home.query("DELETE FROM instances WHERE instance_id = \(silent)")
-                #expect(cells.cell(of: moving) == "cell1" && !cells.isFenced(moving))
-                #expect(try await Self.rooms(home, of: moving).contains(room))
-                #expect(try await TenantMove.count(moving, on: second) == 0, "the new cell's copy is deleted")
-                #expect(try await home.query("SELECT count(*)::int FROM tenant_moves WHERE tenant_id = \(moving)").decode(Int.self)[0] == 0)
-                #expect(try await second.query("SELECT count(*)::int FROM pg_subscription WHERE subname LIKE 'rk_move_%'").decode(Int.self)[0] == 0)
-                #expect(try await home.query("SELECT count(*)::int FROM pg_replication_slots WHERE slot_name LIKE 'rk_move_%'").decode(Int.self)[0] == 0)
-                // Served from where it was, at once.
-                let again = try await http.post("/admin/v1/tenants/\(moving)/rooms", key: fixture.key(1),
-                                                json: #"{"plugin":"test-rooms","name":"Again","owner":"alice","ttlSeconds":600}"#)
-                #expect(again.status == .created, "\(again.text)")
+                try await Self.expectRolledBack(moving, room: room, cells: cells, home: home, second: second, http: http, key: fixture.key(1))
             }
         }
     }
@@ -172,19 +179,11 @@ import Testing
                 let move = try TenantMove(tenant: moving, home: home, source: try Self.source(home),
                                           target: .init(name: "cell2", database: second, conninfo: ""), report: { print("move: \($0)") })
                 await #expect(throws: TenantMove.Failed.self) { _ = try await move.run() }
-                #expect(cells.cell(of: moving) == "cell1" && !cells.isFenced(moving))
-                #expect(try await Self.rooms(home, of: moving).contains(room))
-                #expect(try await TenantMove.count(moving, on: second) == 0, "nothing of the tenant left in the target")
-                #expect(try await home.query("SELECT count(*)::int FROM tenant_moves WHERE tenant_id = \(moving)").decode(Int.self)[0] == 0)
-                #expect(try await second.query("SELECT count(*)::int FROM pg_subscription WHERE subname LIKE 'rk_move_%'").decode(Int.self)[0] == 0)
-                #expect(try await home.query("SELECT count(*)::int FROM pg_replication_slots WHERE slot_name LIKE 'rk_move_%'").decode(Int.self)[0] == 0)
                 let steps = try await home.query("""
                     SELECT outcome FROM audit_log WHERE tenant_id = \(moving) AND action = 'tenant.move' ORDER BY audit_id DESC LIMIT 1
                     """).decode(String.self)
                 #expect(steps == ["rolled back"], "\(steps)")
-                let again = try await http.post("/admin/v1/tenants/\(moving)/rooms", key: fixture.key(1),
-                                                json: #"{"plugin":"test-rooms","name":"Again","owner":"alice","ttlSeconds":600}"#)
-                #expect(again.status == .created, "served from where it was: \(again.text)")
+                try await Self.expectRolledBack(moving, room: room, cells: cells, home: home, second: second, http: http, key: fixture.key(1))
             }
         }
     }
