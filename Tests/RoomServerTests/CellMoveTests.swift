@@ -257,15 +257,7 @@ import Testing
             let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
             try await cells.load(from: home)
             let routed = home.routed(by: cells)
-            let loader = TenantLoader(registry: fixture.registry, providers: StandardProviderCatalog(database: routed, clock: fixture.clock),
-                                      environment: TestTenants.environment)
-            let tenant = try #require(try TenantDirectory(path: fixture.tenants.path, loader: loader)[moving])
-            let local = try #require(tenant.imAdapter(LocalIMProvider.self))
-            let (alice, bob, chatroom) = try await LeaseOwner.$tenant.withValue(moving) {
-                (try await local.createAccount(IMAccount(accid: "alice", name: "alice")).token,
-                 try await local.createAccount(IMAccount(accid: "bob", name: "bob")).token,
-                 try await local.createChatroom(name: "hall", creator: "alice"))
-            }
+            let (alice, bob, chatroom) = try await CellsTests.aliceBobAndHall(fixture, moving, routed: routed)
             try await fixture.live(ownTenants: true, database: routed, seconds: 120) { http in
                 let port = try #require(http.client.port)
                 var clients: [IMTestClient] = []

@@ -54,6 +54,20 @@ private struct NoDeliverer: OutboxDeliverer {
         return cells
     }
 
+    /// Alice and Bob (their IM tokens) and a chatroom "hall" on `tenant`'s
+    /// local IM, made through `routed` as its requests would (its cell's).
+    static func aliceBobAndHall(_ fixture: ServerFixture, _ tenant: TenantID, routed: Database) async throws -> (alice: String, bob: String, chatroom: String) {
+        let loader = TenantLoader(registry: fixture.registry, providers: StandardProviderCatalog(database: routed, clock: fixture.clock),
+                                  environment: TestTenants.environment)
+        let loaded = try #require(try TenantDirectory(path: fixture.tenants.path, loader: loader)[tenant])
+        let local = try #require(loaded.imAdapter(LocalIMProvider.self))
+        return try await LeaseOwner.$tenant.withValue(tenant) {
+            (try await local.createAccount(IMAccount(accid: "alice", name: "alice")).token,
+             try await local.createAccount(IMAccount(accid: "bob", name: "bob")).token,
+             try await local.createChatroom(name: "hall", creator: "alice"))
+        }
+    }
+
     static func count(_ database: Database, _ table: String, tenant: TenantID) async throws -> Int {
         try await database.query("SELECT count(*)::int FROM \(unescaped: table) WHERE tenant_id = \(tenant)").decode(Int.self).first ?? 0
     }
@@ -322,15 +336,7 @@ private struct NoDeliverer: OutboxDeliverer {
             let placed = fixture.id(1)
             let cells = try await Self.cells(placing: placed, home: home, second: second)
             let routed = home.routed(by: cells)
-            let loader = TenantLoader(registry: fixture.registry, providers: StandardProviderCatalog(database: routed, clock: fixture.clock),
-                                      environment: TestTenants.environment)
-            let tenant = try #require(try TenantDirectory(path: fixture.tenants.path, loader: loader)[placed])
-            let local = try #require(tenant.imAdapter(LocalIMProvider.self))
-            let (alice, bob, chatroom) = try await LeaseOwner.$tenant.withValue(placed) {
-                (try await local.createAccount(IMAccount(accid: "alice", name: "alice")).token,
-                 try await local.createAccount(IMAccount(accid: "bob", name: "bob")).token,
-                 try await local.createChatroom(name: "hall", creator: "alice"))
-            }
+            let (alice, bob, chatroom) = try await Self.aliceBobAndHall(fixture, placed, routed: routed)
             let inSecond = try await Self.count(second, "im_accounts", tenant: placed), inHome = try await Self.count(home, "im_accounts", tenant: placed)
             #expect(inSecond == 2 && inHome == 0, "the IM accounts in the tenant's cell: \(inSecond) there, \(inHome) in the first")
             try await fixture.live(ownTenants: true, database: routed) { http in
