@@ -375,21 +375,34 @@ extension TenantMove {
         return digests
     }
 
-    /// Deletes every row of `tenant`, children before parents, in one
-    /// transaction; returns how many.
-    static func delete(_ tenant: TenantID, on database: Database) async throws -> Int {
+    /// Deletes every row of `tenant`, children before parents, a batch of
+    /// rows a statement, each its own transaction, with a pause between;
+    /// returns how many. The cell serves its other tenants meanwhile: in one
+    /// transaction, the 10,000 rows of the chaos run's moved tenant were
+    /// where the staying tenant's slowest requests fell (its p99 ×2.05 of
+    /// its p99 before the move, goal ≤ 2×). The rows are no longer served
+    /// (after the flip) or not yet (a rollback), so a delete cut short is
+    /// finished by the move run again.
+    static func delete(_ tenant: TenantID, on database: Database, batch: Int = 1_000, pause: Duration = .milliseconds(10)) async throws -> Int {
         let tables = try await tables(on: database)
-        return try await database.transaction { connection in
-            // The audit log's trigger lets this tenant's rows go (0036).
-            try await connection.run("SELECT set_config('roomkeeper.moved_tenant', \(tenant), true)", logger: database.logger)
-            var deleted = 0
-            for table in tables.reversed() {
-                let rows = try await connection.run("""
-                    WITH gone AS (DELETE FROM \(unescaped: table) WHERE \(unescaped: filter(table, tenant)) RETURNING 1) SELECT count(*)::int FROM gone
-                    """, logger: database.logger).collect()
-                deleted += try rows.decode(Int.self).first ?? 0
+        var deleted = 0
+        for table in tables.reversed() {
+            while true {
+                let gone = try await database.transaction { connection in
+                    // The audit log's trigger lets this tenant's rows go (0036).
+                    try await connection.run("SELECT set_config('roomkeeper.moved_tenant', \(tenant), true)", logger: database.logger)
+                    return try await connection.run("""
+                        WITH gone AS (DELETE FROM \(unescaped: table) WHERE ctid = ANY (ARRAY(
+                                        SELECT ctid FROM \(unescaped: table) WHERE \(unescaped: filter(table, tenant)) LIMIT \(batch)))
+                                      RETURNING 1)
+                        SELECT count(*)::int FROM gone
+                        """, logger: database.logger).collect().decode(Int.self).first ?? 0
+                }
+                deleted += gone
+                guard gone == batch else { break }
+                try await Task.sleep(for: pause)
             }
-            return deleted
         }
+        return deleted
     }
 }
