@@ -85,23 +85,26 @@ async def open_loop(port, rate, until, slots, job):
     return results, time.monotonic() - started
 
 
-async def closed_loop(port, connections, jobs):
+async def closed_loop(port, connections, jobs, ready=None):
     """Runs `jobs` (async functions of a Connection) on `connections`
-    connections, each taking the next job when done; their results."""
+    connections, each taking the next job when done; their results.
+    `ready()`, if given, is called once every connection is open."""
     queue = asyncio.Queue()
     for job in jobs:
         queue.put_nowait(job)
     results = []
+    opened = await asyncio.gather(*(Connection(port).open() for _ in range(connections)))
+    if ready:
+        ready()
 
-    async def worker():
-        connection = await Connection(port).open()
+    async def worker(connection):
         try:
             while not queue.empty():
                 results.append(await queue.get_nowait()(connection))
         finally:
             connection.close()
 
-    await asyncio.gather(*(worker() for _ in range(connections)))
+    await asyncio.gather(*(worker(connection) for connection in opened))
     return results
 
 
