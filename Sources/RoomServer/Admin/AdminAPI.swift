@@ -22,7 +22,14 @@ struct AdminAPI: Sendable {
     var rooms: RoomStore { services.engine.store }
     var outbox: OutboxStore { OutboxStore(database: services.database) }
 
+    /// Every admin request body. Each names its schema in the contract,
+    /// checked here at start-up (a name the contract lacks stops the server
+    /// before it answers anything); `AdminContractTests` proves that each
+    /// reads exactly its schema's fields.
+    static let bodies: [any AdminBody.Type] = [CreateRoomBody.self, ExtendBody.self, KickBody.self, BanBody.self, CreateKeyBody.self, ReplayBody.self]
+
     func register(on router: Router<RoomRequestContext>) {
+        for body in Self.bodies { _ = AdminContract.body(body.schema) }
         // The contract is public: a client generator or a validator needs no key.
         let contract = AdminContract.document(plugins: registry.plugins)
         router.get("admin/v1/openapi.json") { _, _ -> Response in

@@ -10,8 +10,7 @@ import RoomCore
 /// only keys whose scopes it holds all of.
 extension AdminAPI {
     struct CreateKeyBody: AdminBody {
-        static let fields: Set<String> = ["label", "scopes", "expiresInSeconds"]
-        static let nullable: Set<String> = ["expiresInSeconds"]
+        static let schema = "NewAdminKey"
         let label: String?
         let scopes: [String]?
         let expiresInSeconds: Int?

@@ -7,15 +7,13 @@ import RoomCore
 /// member, listed and lifted.
 extension AdminAPI {
     struct KickBody: AdminBody {
-        static let fields: Set<String> = ["durationSeconds", "reason"]
-        static let nullable: Set<String> = ["durationSeconds"]
+        static let schema = "Kick"
         let durationSeconds: Int?
         let reason: String?
     }
 
     struct BanBody: AdminBody {
-        static let fields: Set<String> = ["account", "durationSeconds", "reason"]
-        static let nullable: Set<String> = ["durationSeconds"]
+        static let schema = "NewBan"
         let account: String?
         let durationSeconds: Int?
         let reason: String?

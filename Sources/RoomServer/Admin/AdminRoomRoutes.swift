@@ -4,8 +4,7 @@ import RoomCore
 
 extension AdminAPI {
     struct CreateRoomBody: AdminBody {
-        static let fields: Set<String> = ["plugin", "name", "owner", "ttlSeconds", "options"]
-        static let nullable: Set<String> = ["ttlSeconds"]
+        static let schema = "CreateRoom"
         let plugin: String?
         let name: String?
         let owner: String?
@@ -16,7 +15,7 @@ extension AdminAPI {
     }
 
     struct ExtendBody: AdminBody {
-        static let fields: Set<String> = ["ttlSeconds"]
+        static let schema = "Extend"
         let ttlSeconds: Int?
     }
 

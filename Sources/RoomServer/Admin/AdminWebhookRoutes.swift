@@ -26,8 +26,7 @@ extension AdminAPI {
     }
 
     struct ReplayBody: AdminBody {
-        static let fields: Set<String> = ["since", "endpoint"]
-        static let nullable: Set<String> = ["endpoint"]
+        static let schema = "Replay"
         let since: String
         let endpoint: String?
     }

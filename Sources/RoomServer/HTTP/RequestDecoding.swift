@@ -70,13 +70,16 @@ extension Parameters {
     }
 }
 
-/// A JSON body of the admin API, and the fields it reads.
+/// A JSON body of the admin API: the contract's schema it is. Its fields,
+/// and those that may be null, are that schema's (`AdminContract.body`);
+/// `AdminContractTests` decodes each body listed in `AdminAPI.bodies` and
+/// proves it reads exactly those fields.
 protocol AdminBody: Decodable {
-    static var fields: Set<String> { get }
-    /// Fields the contract lets be null (absent, in effect).
-    static var nullable: Set<String> { get }
+    static var schema: String { get }
 }
 
 extension AdminBody {
-    static var nullable: Set<String> { [] }
+    static var fields: Set<String> { AdminContract.body(schema).fields }
+    /// Fields the contract lets be null (absent, in effect).
+    static var nullable: Set<String> { AdminContract.body(schema).nullable }
 }
