@@ -166,6 +166,12 @@ extension RoomEngine {
     /// is none in force by that id. The room's timeline (for a room's ban or
     /// mute) says so, and the room's chatroom readmits or unmutes the account.
     public func lift(_ banID: Int64, by actor: Actor, in tenant: Tenant) async throws -> Ban? {
+        // Decided, then written once (3 round trips); a tenant ban, or a mute whose plugin has no `muting`, in a transaction.
+        switch try await liftOnce(banID, by: actor, in: tenant) {
+        case .lifted(let ban): return ban
+        case .none: return nil
+        case .needsTransaction: break
+        }
         let now = clock.now()
         return try await commit(.transaction) { writes in
             let connection = writes.connection

@@ -219,6 +219,12 @@ struct RowsUpsert {
     let table: (name: String, key: String, columns: [String], stamp: String?)?
     let json: String
 
+    /// No rows.
+    init() {
+        table = nil
+        json = "[]"
+    }
+
     init<Row: RoomRow>(_ rows: [Row], into table: RoomRowTable<Row>?) throws {
         guard let table, !rows.isEmpty else {
             self.table = nil
