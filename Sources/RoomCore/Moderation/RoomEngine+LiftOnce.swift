@@ -91,12 +91,7 @@ extension RoomEngine {
             ), lifted AS (
                 UPDATE bans SET lifted_at = \(now), lifted_by = \(actor.description)
                 WHERE tenant_id = \(room.tenantID) AND ban_id = \(ban.id) AND lifted_at IS NULL AND EXISTS (SELECT 1 FROM v)
-            )\(rowsUpsert: rows, from: "v"), timeline AS (
-                \(timelineInsert: outbox, at: now, onlyIf: "v")
-            ), queued AS (
-                \(outboxInsert: outbox, at: now, onlyIf: "v")
-            )\(auditCTE: audit, onlyIf: "v")\(chatroomEffects: inStatement, onlyIf: "v", at: now)
-            SELECT count(*)::int\(chatroomEffectsApplied: inStatement) FROM v
+            )\(decided: DecidedTail(rows: rows, outbox: outbox, audit: audit, chatroomEffects: inStatement), after: "v", at: now)
             """, writing: [room], listed: false)
         return try ChatroomEffectsInStatement.applied(written, inStatement)
     }

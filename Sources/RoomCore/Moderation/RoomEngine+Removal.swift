@@ -107,12 +107,7 @@ extension RoomEngine {
                 INSERT INTO bans (tenant_id, ban_id, accid, room_id, reason, expires_at, created_at, created_by, kind) OVERRIDING SYSTEM VALUE
                 SELECT v.tenant_id, \(ban?.id ?? 0), \(account), v.room_id, \(reason), \(ban?.expiresAt), \(now), \(actor.description), 'ban'
                 FROM v WHERE \(ban != nil)
-            )\(rowsUpsert: try RowsUpsert(change.rows, into: rows.table), from: "v"), timeline AS (
-                \(timelineInsert: outbox, at: now, onlyIf: "v")
-            ), queued AS (
-                \(outboxInsert: outbox, at: now, onlyIf: "v")
-            )\(auditCTE: audit, onlyIf: "v")\(chatroomEffects: inStatement, onlyIf: "v", at: now)
-            SELECT count(*)::int\(chatroomEffectsApplied: inStatement) FROM v
+            )\(decided: DecidedTail(rows: try RowsUpsert(change.rows, into: rows.table), outbox: outbox, audit: audit, chatroomEffects: inStatement), after: "v", at: now)
             """, writing: [room], listed: hadJoined)
         return try ChatroomEffectsInStatement.applied(written, inStatement)
     }

@@ -200,12 +200,7 @@ extension RoomEngine {
                 UPDATE rooms SET version = version + 1
                 WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND version = \(version) AND state = 'open'
                 RETURNING tenant_id, room_id, \(now)::timestamptz AS at
-            )\(rowsUpsert: try RowsUpsert(change.rows, into: table), from: "v"), timeline AS (
-                \(timelineInsert: outbox, at: now, onlyIf: "v")
-            ), queued AS (
-                \(outboxInsert: outbox, at: now, onlyIf: "v")
-            )\(chatroomEffects: inStatement, onlyIf: "v", at: now)
-            SELECT count(*)::int\(chatroomEffectsApplied: inStatement) FROM v
+            )\(decided: DecidedTail(rows: try RowsUpsert(change.rows, into: table), outbox: outbox, chatroomEffects: inStatement), after: "v", at: now)
             """, writing: [room], listed: false) }
         return try ChatroomEffectsInStatement.applied(rows, inStatement)
     }
