@@ -147,7 +147,7 @@ import Testing
             _ = try await client.next("entered")
             let terminated = try await setup.fixture.database.query("""
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()
+                WHERE datname = current_database() AND application_name = \(Database.listenApplicationName) AND pid <> pg_backend_pid()
                 """)
             #expect(terminated.count >= 1, "the hub's listening connection was found")
             try await setup.local.sendChatroomMessage(chatroom, from: "host", type: "100", body: #"{"during":"gap"}"#,
@@ -174,7 +174,7 @@ import Testing
             let client = try await setup.connect(accid, token, port: try #require(http.client.port))
             let terminated = try await setup.fixture.database.query("""
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()
+                WHERE datname = current_database() AND application_name = \(Database.listenApplicationName) AND pid <> pg_backend_pid()
                 """)
             #expect(terminated.count >= 1, "the hub's listening connection was found")
             try await setup.local.sendNotification(from: "host", to: accid, attach: #"{"during":"gap"}"#, storeOffline: false)

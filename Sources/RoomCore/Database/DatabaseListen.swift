@@ -3,6 +3,8 @@ import PostgresNIO
 extension Database {
     /// How often a LISTEN connection is pinged, and how long a ping may take.
     public static let listenPingSeconds: Double = 2
+    /// The LISTEN connection's `application_name`.
+    public static let listenApplicationName = "roomkeeper listen"
 
     /// LISTENs on `channel` on a connection of its own, and keeps that
     /// connection honest: it is pinged every 2 s (a ping unanswered within
@@ -40,6 +42,9 @@ extension Database {
                     }
                 }
                 defer { group.cancelAll() }
+                // Named, so an operator (and a test) finds it in pg_stat_activity:
+                // its last query is the 2 s ping's, not its LISTEN.
+                try await connection.run("SELECT set_config('application_name', \(Self.listenApplicationName), false)", logger: logger)
                 try await Self.listen(connection, on: channels[...], listening: [], body)
             }
         }
