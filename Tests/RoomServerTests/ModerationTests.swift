@@ -250,10 +250,17 @@ import Testing
                 clients.append(client)
             }
             let (ivy, host) = (clients[0], clients[1])
+            // The text's own answer: its refusal, or the message it became.
+            // Other frames may come first (the join's chatroom notice is
+            // delivered through the outbox, whenever it runs: under load,
+            // after "entered"), and are not the answer.
             func say(_ client: IMTestClient, _ text: String) async throws -> String {
                 client.send(#"{"type":"text","chatroom":"\#(room)","text":"\#(text)"}"#)
-                let frame = try await client.next()
-                return frame["type"]?.string == "error" ? frame["code"]?.string ?? "?" : frame["type"]?.string ?? "?"
+                while true {
+                    let frame = try await client.next()
+                    if frame["type"]?.string == "error" { return frame["code"]?.string ?? "?" }
+                    if frame["type"]?.string == "message", frame["body"]?.string == text { return "message" }
+                }
             }
             let muted = try await setup.admin(http, "/rooms/\(room)/mutes", json: #"{"account":"ivy","durationSeconds":60,"reason":"shouting"}"#)
             #expect(muted.status == .created && muted.json["active"] == .bool(true))

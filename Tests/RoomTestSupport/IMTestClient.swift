@@ -62,14 +62,22 @@ public final class IMTestClient: Sendable {
             if let frame = frames.withLock({ $0.queue.isEmpty ? nil : $0.queue.removeFirst() }) { return frame }
             try await Task.sleep(for: .milliseconds(5))
         }
-        throw NoFrame()
+        throw NoFrame(awaited: nil, skipped: [])
     }
 
     /// The next frame of `type`, skipping others.
     public func next(_ type: String, timeout: Duration = .seconds(5)) async throws -> JSONValue {
+        var skipped: [String] = []
         while true {
-            let frame = try await next(timeout: timeout)
+            let frame: JSONValue
+            do {
+                frame = try await next(timeout: timeout)
+            } catch is NoFrame {
+                // Which wait ran out, and what came instead: a failure names its step.
+                throw NoFrame(awaited: type, skipped: skipped)
+            }
             if frame["type"]?.string == type { return frame }
+            skipped.append(frame["type"]?.string ?? "?")
         }
     }
 
@@ -128,7 +136,11 @@ public final class IMTestClient: Sendable {
     }
 
     struct NoFrame: Error, CustomStringConvertible {
-        var description: String { "no frame arrived in time" }
+        let awaited: String?
+        let skipped: [String]
+        var description: String {
+            "no \(awaited.map { "\"\($0)\" " } ?? "")frame arrived in time" + (skipped.isEmpty ? "" : " (skipped: \(skipped.joined(separator: ", ")))")
+        }
     }
 }
 
