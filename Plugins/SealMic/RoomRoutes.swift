@@ -40,12 +40,14 @@ enum RoomRoutes {
     /// After entering the room's IM chatroom (the seed's order; checked
     /// with the IM provider unless the tenant turns `joinRequiresIM` off).
     static func join(_ call: ClientCall<Settings>) async throws -> any Encodable & Sendable {
-        let account = try await call.caller()
+        // Not logged in is answered first, as before the room's id is read.
+        guard call.session.sid != nil else { throw call.session.refusal }
         // The join answers the room as its batch left it: no read of its
-        // own before (one statement less a join), and the detail read and
+        // own before, its session read with every other join of its batch
+        // (one statement less a join each), and the detail read and
         // encoded once for every join written with it (ops/bench figure 7).
         return try await onLiveRoom(call) { roomID in
-            try await call.rooms.join(roomID, account: account.accid, role: "listener", answer: "detail") { room in
+            try await call.rooms.join(roomID, caller: call.session, role: "listener", answer: "detail") { room in
                 try EncodedJSON(try await SealMicReads(call).detail(room))
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 @testable import RoomCore
+@_spi(RoomEngine) import RoomKit
 import RoomTestSupport
 import Synchronization
 import Testing
@@ -193,5 +194,59 @@ private final class LockWaits: Sendable {
         let counted = try await fixture.count("SELECT joined_count FROM rooms WHERE tenant_id = ANY($1) AND room_id = \(room.id)")
         let events = try await fixture.count("SELECT count(*)::int FROM room_events WHERE tenant_id = ANY($1) AND room_id = \(room.id) AND kind = 'joined'")
         #expect(counted == 4 && events == 4, "count \(counted), events \(events)")
+    }
+
+    /// Joins by session (#41, ops/bench figure 7): a batch reads every
+    /// session it carries in one statement, where each join read its own
+    /// before it queued. 40 members join one room by their sessions at
+    /// once: all joined once, with one session read a batch; a revoked
+    /// session, an unknown one and another plugin's are each refused with
+    /// their own refusal, alone, and write nothing.
+    @Test func aBatchReadsItsJoinersSessionsInOneStatement() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(capacity: 1_000)
+        let tenant = fixture.tenant.id, plugin = TestRoomsPlugin.pluginID
+        let store = AccountStore(database: fixture.database, clock: fixture.clock)
+        func session(_ accid: String, plugin: String = TestRoomsPlugin.pluginID) async throws -> String {
+            try await fixture.database.query("INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, created_at) VALUES (\(tenant), \(accid), '', '', 'user', now())")
+            return try await store.openSession(tenant, accid: accid, pluginID: plugin, ttlSeconds: 600).sid
+        }
+        var sids: [String] = []
+        for index in 0..<40 { sids.append(try await session("member\(index)")) }
+        let revoked = try await session("revoked")
+        _ = try await store.revokeAccess(tenant, accid: "revoked")
+        let elsewhere = try await session("elsewhere", plugin: "another-plugin")
+        struct Refused: Error, Equatable { let sid: String }
+
+        let (batchesBefore, _) = fixture.engine.joinQueue.counts
+        let tally = StatementTally()
+        let outcomes = await StatementTally.$current.withValue(tally) {
+            await withTaskGroup(of: (String, Result<Int64, any Error>).self) { group in
+                for sid in sids + [revoked, "no-such-session", elsewhere] {
+                    group.addTask {
+                        do {
+                            let answer = try await fixture.engine.join(room.id, caller: CallerSession(sid: sid, refusal: Refused(sid: sid)), role: "member",
+                                                                       in: fixture.tenant, pluginID: plugin, answer: "room") { $0.id }
+                            return (sid, .success(answer))
+                        } catch {
+                            return (sid, .failure(error))
+                        }
+                    }
+                }
+                return await group.reduce(into: [String: Result<Int64, any Error>]()) { $0[$1.0] = $1.1 }
+            }
+        }
+        for sid in sids { #expect((try? outcomes[sid]?.get()) == room.id, "joined by its session") }
+        for sid in [revoked, "no-such-session", elsewhere] {
+            guard case .failure(let error as Refused)? = outcomes[sid] else { Issue.record("\(sid): \(String(describing: outcomes[sid]))"); continue }
+            #expect(error == Refused(sid: sid), "refused with its own refusal")
+        }
+        let batches = fixture.engine.joinQueue.counts.batches - batchesBefore
+        let sessionReads = tally.sent.filter { $0.contains("sessions") || $0.contains("token_hash") }.count
+        #expect(sessionReads == batches, "one session read a batch: \(sessionReads) in \(batches) batches")
+        let counted = try await fixture.count("SELECT joined_count FROM rooms WHERE tenant_id = ANY($1) AND room_id = \(room.id)")
+        let members = try await fixture.count("SELECT count(*)::int FROM room_members WHERE tenant_id = ANY($1) AND room_id = \(room.id) AND status = 'joined'")
+        #expect(counted == 40 && members == 40, "count \(counted), members \(members)")
+        #expect(try await fixture.count("SELECT count(*)::int FROM room_members WHERE tenant_id = ANY($1) AND accid IN ('revoked', 'elsewhere')") == 0)
     }
 }

@@ -16,6 +16,7 @@ import Testing
 @Suite struct RoomWritePathTests {
     static let writes: Set<String> = [
         "create(_:in:by:preparing:)", "create(_:caller:replacingOpenRooms:in:preparing:)", "join(_:account:role:in:pluginID:)", "join(_:account:role:in:pluginID:answer:_:)",
+        "join(_:caller:role:in:pluginID:answer:_:)",
         "leave", "reserve", "extend", "dissolve(_:by:in:pluginID:)", "dissolve(_:caller:in:pluginID:)", "change", "mutate", "onLockedRow",
         "kick", "ban", "banFromTenant", "lift", "mute", "expireDue", "lapseDue", "readmitDue", "applyProviderEvents",
     ]
@@ -96,6 +97,9 @@ import Testing
         try await run("join(_:account:role:in:pluginID:)") { _ = try await engine.join(room.id, account: "m1", in: tenant, pluginID: nil) }
         try await run("join(_:account:role:in:pluginID:answer:_:)") {
             _ = try await engine.join(room.id, account: "m2", role: "member", in: tenant, pluginID: plugin, answer: "capacity") { room in room.capacity }
+        }
+        try await run("join(_:caller:role:in:pluginID:answer:_:)") {
+            _ = try await engine.join(room.id, caller: caller, role: "member", in: tenant, pluginID: plugin, answer: "capacity") { room in room.capacity }
         }
         try await run("leave") { try await engine.leave(room.id, account: "m1", in: tenant, pluginID: nil) }
         try await run("reserve") {

@@ -71,6 +71,11 @@ struct EngineRooms: PluginRooms {
         try await engine.join(roomID, account: account, role: role, in: tenant, pluginID: pluginID, answer: name, answer)
     }
 
+    func join<Answer: Sendable>(_ roomID: RoomID, caller: CallerSession, role: String, answer name: String,
+                                _ answer: @escaping @Sendable (Room) async throws -> Answer) async throws -> Answer {
+        try await engine.join(roomID, caller: caller, role: role, in: tenant, pluginID: pluginID, answer: name, answer)
+    }
+
     func leave(_ roomID: RoomID, account: AccountID, by actor: Actor?) async throws {
         try await engine.leave(roomID, account: account, by: actor, in: tenant, pluginID: pluginID)
     }

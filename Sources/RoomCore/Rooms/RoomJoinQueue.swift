@@ -21,10 +21,30 @@ final class RoomJoinQueue: Sendable {
     static let batchLimit = 256
 
     struct Request: Sendable {
-        let account: AccountID
+        /// Who joins: an account, or the account of a session the batch
+        /// resolves with every other session it carries (`Joiner`).
+        let joiner: Joiner
         let role: String
         let inIMChatroom: Bool?
         let pluginID: String?
+
+        init(account: AccountID, role: String, inIMChatroom: Bool?, pluginID: String?) {
+            self.init(joiner: .account(account), role: role, inIMChatroom: inIMChatroom, pluginID: pluginID)
+        }
+
+        init(joiner: Joiner, role: String, inIMChatroom: Bool?, pluginID: String?) {
+            self.joiner = joiner
+            self.role = role
+            self.inIMChatroom = inIMChatroom
+            self.pluginID = pluginID
+        }
+    }
+
+    enum Joiner: Sendable {
+        case account(AccountID)
+        /// A session's token digest, of the request's plugin; `refusal`
+        /// answers the join when the session is not live.
+        case session(tokenHash: String, refusal: any Error & Sendable)
     }
 
     typealias Outcome = Result<RoomEngine.JoinOutcome, any Error>

@@ -70,6 +70,13 @@ public protocol PluginRooms: Sendable {
     func join<Answer: Sendable>(_ roomID: RoomID, account: AccountID, role: String, answer name: String,
                                 _ answer: @escaping @Sendable (Room) async throws -> Answer) async throws -> Answer
 
+    /// The same join by the request's session (`ClientCall.session`),
+    /// resolved with the join's batch: one read of every session a batch of
+    /// joins carries, not one a join (#41, ops/bench figure 7). Refused
+    /// with the session's `refusal` without a live one.
+    func join<Answer: Sendable>(_ roomID: RoomID, caller: CallerSession, role: String, answer name: String,
+                                _ answer: @escaping @Sendable (Room) async throws -> Answer) async throws -> Answer
+
     /// `actor`: someone else taking the account out (a host's kick).
     func leave(_ roomID: RoomID, account: AccountID, by actor: Actor?) async throws
 
