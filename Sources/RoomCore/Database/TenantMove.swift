@@ -281,8 +281,22 @@ public struct TenantMove: Sendable {
         let subscribed = try await target.database.query("SELECT 1 FROM pg_subscription WHERE subname = \(name)").decode(Int.self)
         if !subscribed.isEmpty {
             try await target.database.query("ALTER SUBSCRIPTION \(unescaped: name) DISABLE")
+            // Its workers stop a moment after: a DROP beside a table's sync
+            // worker still retrying (a target that cannot take the copy)
+            // waited on it past the statement's 10 s deadline, and the
+            // rollback failed. Waited for here, and the DROP, which also
+            // drops the syncs' slots on the source, given a minute.
+            for _ in 0..<100 {
+                let running = try await target.database.query("""
+                    SELECT count(*)::int FROM pg_stat_subscription WHERE subname = \(name) AND pid IS NOT NULL
+                    """).decode(Int.self).first ?? 0
+                if running == 0 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
             try await target.database.query("ALTER SUBSCRIPTION \(unescaped: name) SET (slot_name = NONE)")
-            try await target.database.query("DROP SUBSCRIPTION \(unescaped: name)")
+            try await DatabaseDeadline.$statementSeconds.withValue(60) {
+                try await target.database.query("DROP SUBSCRIPTION \(unescaped: name)")
+            }
         }
         // The slot may still be held by the walsender the subscription ran
         // until it notices: a few tries.
