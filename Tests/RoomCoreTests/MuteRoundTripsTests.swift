@@ -6,8 +6,8 @@ import Testing
 /// #42: a room's first mute of an account is decided, then written once, as
 /// a first ban is: the read (which draws the mute's id, so its commit is
 /// confirmed), one statement guarded by the room's version and by no mute
-/// of the account in the room, and its probe. A mute over one in force,
-/// and a lift, keep the transaction.
+/// of the account in the room, and its probe. A mute over one in force is
+/// weighed, then written once the same way.
 @Suite struct MuteRoundTripsTests {
     @Test func aFirstMuteIsWrittenOnce() async throws {
         let fixture = try await EngineFixture()
@@ -33,10 +33,24 @@ import Testing
             """) == 1)
         #expect(try await fixture.count("SELECT joined_count FROM rooms WHERE tenant_id = '\(tenant)' AND room_id = \(room.id)") == 1, "still in the room")
 
-        // Over the one in force: the transaction weighs them (the longer stands), one mute in force.
-        let longer = try await fixture.engine.mute(room.id, account: "troll", until: nil, reason: "again", by: .admin, in: fixture.tenant, pluginID: nil)
-        #expect(longer.id == mute.id && longer.expiresAt == nil)
-        // Lifted (a transaction), then muted anew: written once again.
+        // Over the one in force: weighed without I/O (`BanTerms.over`) and
+        // written once too (it was a transaction): the longer stands, one mute in force.
+        let over = StatementTally()
+        let longer = try await StatementTally.$current.withValue(over) {
+            try await fixture.engine.mute(room.id, account: "troll", until: nil, reason: "again", by: .account("host"), in: fixture.tenant, pluginID: nil)
+        }
+        #expect(over.count <= 4, "a mute over one in force: \(over.sent)")
+        #expect(longer.id == mute.id && longer.expiresAt == nil && longer.reason == "again")
+        #expect(try await BanStore(database: fixture.database).ban(tenant, mute.id) == longer, "the weighed mute answered is the one stored")
+        // A host's shorter mute leaves the longer one standing, and says so.
+        let shorter = try await fixture.engine.mute(room.id, account: "troll", until: until, reason: "short", by: .account("host"), in: fixture.tenant, pluginID: nil)
+        #expect(shorter.id == mute.id && shorter.expiresAt == nil && shorter.reason == "again")
+        #expect(try await fixture.count("""
+            SELECT count(*)::int FROM room_events WHERE tenant_id = '\(tenant)' AND room_id = \(room.id) AND kind = 'muted'
+              AND detail->>'mute' = '\(mute.id)' AND detail->>'until' IS NULL AND detail->>'reason' = 'again'
+            """) == 2, "each mute over one in force is on the timeline with the terms in force")
+        #expect(try await fixture.count("SELECT count(*)::int FROM bans WHERE tenant_id = '\(tenant)' AND kind = 'mute' AND lifted_at IS NULL") == 1)
+        // Lifted, then muted anew: written once again.
         #expect(try await fixture.engine.lift(mute.id, by: .admin, in: fixture.tenant) != nil)
         #expect(try await !fixture.engine.isMuted(room.id, account: "troll", in: fixture.tenant))
         let anew = StatementTally()

@@ -1,18 +1,20 @@
 import Foundation
 import PostgresNIO
 
-/// A room's first mute of an account decided, then written once (#42), as
-/// a first ban is: one read (the room, its version, the plugin's rows, the
-/// account's mute of the room if any, and the new mute's id drawn), the
+/// A room's mute of an account decided, then written once (#42), as a
+/// first ban is: one read (the room, its version, the plugin's rows, the
+/// account's mute of the room if any, and a new mute's id drawn), the
 /// plugin's `MemberMuting` deciding without I/O, and one statement guarded
-/// by the room's version and by no mute of the account in the room, which
-/// writes the mute, the plugin's rows, the event, the audit row, the
-/// chatroom's member mute and the plugin's messages. A racing writer moves
-/// the version (every mute and lift does), and the loser reads again.
+/// by the room's version and by the account's mute of the room as read:
+/// none, or the one in force, whose terms the new ones replace when they
+/// are at least as strict or an admin's (`BanTerms.over`). It writes the
+/// mute, the plugin's rows, the event, the audit row, the chatroom's member
+/// mute and the plugin's messages. A racing writer moves the version
+/// (every mute and lift does), and the loser reads again.
 extension RoomEngine {
-    /// The mute, or nil when it needs the transaction: a mute over one in
-    /// force (its terms are weighed with it), one over an expired mute not
-    /// yet stamped, or a plugin without a `muting`.
+    /// The mute, or nil when it needs the transaction: one over an expired
+    /// mute not yet stamped (the transaction stamps it ended first), or a
+    /// plugin without a `muting`.
     func muteOnce(_ roomID: RoomID, account: AccountID, terms: BanTerms, by actor: Actor,
                   in tenant: Tenant, pluginID: String?) async throws -> Ban? {
         let tables = Self.decisionTables(of: tenant) { $0.muting?.rows.tableRef }
@@ -24,10 +26,13 @@ extension RoomEngine {
             guard room.isOpen else { throw RoomError.closed }
             guard let muting = try plugin(room.tenantID, room.pluginID).muting,
                   muting.rows.tableName.map({ tables[room.pluginID]?.name == $0 }) ?? true,
-                  read.roomBan == nil, let id = read.drawnBanID else { return nil }
-            let mute = terms.ban(kind: .mute, id: id, tenantID: tenant.id, accid: account, roomID: room.id, by: actor, now: now)
+                  let id = read.drawnBanID else { return nil }
+            let standing = read.roomBan
+            if let standing, !standing.isInForce(at: now) { return nil }
+            let mute = standing.map { terms.over($0, by: actor) }
+                ?? terms.ban(kind: .mute, id: id, tenantID: tenant.id, accid: account, roomID: room.id, by: actor, now: now)
             let written = try await commitStatement { statement in
-                try await writeMute(mute, rows: muting.rows, read: read, of: room, by: actor, in: tenant, now: now, on: statement)
+                try await writeMute(mute, over: standing, rows: muting.rows, read: read, of: room, by: actor, in: tenant, now: now, on: statement)
             }
             if written { return mute }
             database.logger.debug("a room changed between its read and a mute's write; deciding again", metadata: ["room": "\(roomID)"])
@@ -35,8 +40,9 @@ extension RoomEngine {
         throw DatabaseUnavailable("the room is changing too often at once; try again")
     }
 
-    private func writeMute<Rows: MemberRowsDecision>(_ mute: Ban, rows: Rows, read: ChangeRead, of room: Room, by actor: Actor, in tenant: Tenant,
-                                                     now: Date, on statement: RoomStatement) async throws -> Bool
+    /// `standing`: the mute in force as read, which `mute` weighed (nil: the first).
+    private func writeMute<Rows: MemberRowsDecision>(_ mute: Ban, over standing: Ban?, rows: Rows, read: ChangeRead, of room: Room, by actor: Actor,
+                                                     in tenant: Tenant, now: Date, on statement: RoomStatement) async throws -> Bool
         where Rows.Subject == MemberMuting.Muted {
         let account = mute.accid
         let change = rows.decide(MemberMuting.Muted(account: account, room: room, mutedBy: actor, actor: actor), try read.rows(of: rows.table))
@@ -54,15 +60,17 @@ extension RoomEngine {
             WITH v AS (
                 UPDATE rooms SET version = version + 1
                 WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND version = \(read.version) AND state = 'open'
-                  -- Still none of the account's mutes in the room (any mute or lift of it moves the room's version too).
-                  AND NOT EXISTS (
-                      SELECT 1 FROM bans b WHERE b.tenant_id = \(room.tenantID) AND b.accid = \(account) AND b.kind = 'mute'
-                        AND b.room_id = \(room.id) AND b.lifted_at IS NULL)
+                  -- The account's mute of the room is still the one read: none, or the one in force.
+                  AND \(banOf: account, kind: .mute, in: room, isStill: standing, at: now)
                 RETURNING tenant_id, room_id, \(now)::timestamptz AS at
             ), mute AS (
                 INSERT INTO bans (tenant_id, ban_id, accid, room_id, reason, expires_at, created_at, created_by, kind) OVERRIDING SYSTEM VALUE
                 SELECT v.tenant_id, \(mute.id), \(account), v.room_id, \(mute.reason), \(mute.expiresAt), \(now), \(actor.description), 'mute'
-                FROM v
+                FROM v WHERE \(standing == nil)
+            ), weighed AS (
+                -- Over the mute in force: its terms as weighed (`BanTerms.over`), its id kept.
+                UPDATE bans SET reason = \(mute.reason), expires_at = \(mute.expiresAt)
+                WHERE tenant_id = \(room.tenantID) AND ban_id = \(standing?.id ?? 0) AND \(standing != nil) AND EXISTS (SELECT 1 FROM v)
             )\(decided: DecidedTail(rows: try RowsUpsert(change.rows, into: rows.table), outbox: outbox, audit: audit, chatroomEffects: inStatement), after: "v", at: now)
             """, writing: [room], listed: false)
         return try ChatroomEffectsInStatement.applied(written, inStatement)

@@ -18,10 +18,10 @@ extension RoomEngine {
         case needsTransaction
     }
 
-    /// A kick, or a room's first ban of the account (`keepOut`: a ban
-    /// until then, nil for none, as `BanTerms`); a ban over one in force
-    /// goes through the transaction, which weighs the two terms under the
-    /// room's lock (`BanStore.insert`).
+    /// A kick, or a ban of the account from the room (`keepOut`: a ban
+    /// until then, nil for none, as `BanTerms`): a first ban, or one over
+    /// the ban in force, weighed without I/O (`BanTerms.over`: the stricter
+    /// stands, an admin's replaces).
     /// `audited`: false for the rooms a tenant ban empties (the ban is the act).
     func removeOnce(_ roomID: RoomID, account: AccountID, kind: RoomEventKind = .kicked, keepOut: BanTerms? = nil, reason: String, by actor: Actor,
                     in tenant: Tenant, pluginID: String?, audited: Bool) async throws -> Removed {
@@ -37,13 +37,16 @@ extension RoomEngine {
             let snapshot = RoomLifecycle.Snapshot(room: room, joinedCount: read.joinedCount, memberStatus: hadJoined ? .joined : nil)
             _ = try RoomLifecycle.decide(.ban(account, by: actor), on: snapshot, now: now).get()
             var ban: Ban?
+            let standing = keepOut == nil ? nil : read.roomBan
             if let keepOut {
-                guard read.roomBan == nil, let id = read.drawnBanID else { return .needsTransaction }
-                ban = keepOut.ban(id: id, tenantID: tenant.id, accid: account, roomID: room.id, by: actor, now: now)
+                // One ended but not yet stamped so: the transaction stamps it first.
+                if let standing, !standing.isInForce(at: now) { return .needsTransaction }
+                guard let id = read.drawnBanID else { return .needsTransaction }
+                ban = standing.map { keepOut.over($0, by: actor) } ?? keepOut.ban(id: id, tenantID: tenant.id, accid: account, roomID: room.id, by: actor, now: now)
             }
             let removed = try await commitStatement { [ban] statement in
                 let removed = try await writeRemoval(removal.rows, read: read, of: room, account: account, hadJoined: hadJoined, kind: kind, ban: ban,
-                                                     reason: reason, by: actor, in: tenant, audited: audited, now: now, on: statement)
+                                                     over: standing, reason: reason, by: actor, in: tenant, audited: audited, now: now, on: statement)
                 if removed { statement.ledger.record(RoomTransition(kind), [room]) }
                 return removed
             }
@@ -69,7 +72,7 @@ extension RoomEngine {
     }
 
     private func writeRemoval<Rows: MemberRowsDecision>(_ rows: Rows, read: ChangeRead, of room: Room, account: AccountID, hadJoined: Bool,
-                                                       kind: RoomEventKind, ban: Ban?, reason: String, by actor: Actor, in tenant: Tenant,
+                                                       kind: RoomEventKind, ban: Ban?, over standing: Ban?, reason: String, by actor: Actor, in tenant: Tenant,
                                                        audited: Bool, now: Date, on statement: RoomStatement) async throws -> Bool
         where Rows.Subject == MemberRemoval.Leaver {
         let leaver = MemberRemoval.Leaver(account: account, room: room, actor: actor, hadJoined: hadJoined)
@@ -94,10 +97,8 @@ extension RoomEngine {
             WITH v AS (
                 UPDATE rooms SET version = version + 1, joined_count = joined_count - \(hadJoined ? 1 : 0)
                 WHERE tenant_id = \(room.tenantID) AND room_id = \(room.id) AND version = \(read.version) AND state = 'open'
-                  -- A first ban: still none of the account's in the room (any ban of it moves the room's version too).
-                  AND (NOT \(ban != nil) OR NOT EXISTS (
-                      SELECT 1 FROM bans b WHERE b.tenant_id = \(room.tenantID) AND b.accid = \(account) AND b.kind = 'ban'
-                        AND b.room_id = \(room.id) AND b.lifted_at IS NULL))
+                  -- With a ban: the account's ban of the room is still the one read (none, or the one in force).
+                  AND (NOT \(ban != nil) OR \(banOf: account, kind: .ban, in: room, isStill: standing, at: now))
                 RETURNING tenant_id, room_id, \(now)::timestamptz AS at
             ), member AS (
                 INSERT INTO room_members (tenant_id, room_id, accid, status, joined_at, updated_at)
@@ -106,7 +107,11 @@ extension RoomEngine {
             ), ban AS (
                 INSERT INTO bans (tenant_id, ban_id, accid, room_id, reason, expires_at, created_at, created_by, kind) OVERRIDING SYSTEM VALUE
                 SELECT v.tenant_id, \(ban?.id ?? 0), \(account), v.room_id, \(reason), \(ban?.expiresAt), \(now), \(actor.description), 'ban'
-                FROM v WHERE \(ban != nil)
+                FROM v WHERE \(ban != nil && standing == nil)
+            ), weighed AS (
+                -- Over the ban in force: its terms as weighed (`BanTerms.over`), its id kept.
+                UPDATE bans SET reason = \(ban?.reason ?? ""), expires_at = \(ban?.expiresAt)
+                WHERE tenant_id = \(room.tenantID) AND ban_id = \(standing?.id ?? 0) AND \(standing != nil) AND EXISTS (SELECT 1 FROM v)
             )\(decided: DecidedTail(rows: try RowsUpsert(change.rows, into: rows.table), outbox: outbox, audit: audit, chatroomEffects: inStatement), after: "v", at: now)
             """, writing: [room], listed: hadJoined)
         return try ChatroomEffectsInStatement.applied(written, inStatement)
