@@ -1185,7 +1185,8 @@ def figure_noisy(seconds):
 def figure_hot_room(seconds):
     """Figure 7 (#41): 2,000 SealMic members join one room from 64
     connections while another tenant's rooms run the seat cycle at a fixed
-    rate, compared with that cycle alone."""
+    rate, compared with that cycle alone. The joins run in rounds
+    (`bench_hot`: the p99 of one round's cycles was their slowest)."""
     import bench_hot
     log("figure 7: a hot room: 2,000 joins into one SealMic room while another tenant runs seat moves at a fixed rate")
     hot = "hot"
@@ -1199,11 +1200,13 @@ def figure_hot_room(seconds):
     finally:
         server.stop()
         os.remove(os.path.join(TENANTS_DIR, f"{hot}.toml"))
-    counted = sql(f"SELECT joined_count || ' ' || (SELECT count(*) FROM room_members m WHERE m.tenant_id = '{hot}' AND m.room_id = r.room_id "
-                  f"AND m.status = 'joined') FROM rooms r WHERE tenant_id = '{hot}' AND room_id = {result['room']}").split()
-    result["joined_count"], result["members_joined"] = int(counted[0]), int(counted[1])
-    # The host is a member from the create; every join once more.
-    result["count_exact"] = result["joined_count"] == result["members_joined"] == result["joins_ok"] + 1
+    for one in result["rounds"]:
+        counted = sql(f"SELECT joined_count || ' ' || (SELECT count(*) FROM room_members m WHERE m.tenant_id = '{hot}' AND m.room_id = r.room_id "
+                      f"AND m.status = 'joined') FROM rooms r WHERE tenant_id = '{hot}' AND room_id = {one['room']}").split()
+        one["joined_count"], one["members_joined"] = int(counted[0]), int(counted[1])
+        # The host is a member from the create; every join once more.
+        one["count_exact"] = one["joined_count"] == one["members_joined"] == one["joins_ok"] + 1
+    result["count_exact"] = all(one["count_exact"] for one in result["rounds"])
     other = result["other"]
     result["other_p99_ratio"] = round(other["with_hot_room"]["p99_ms"] / max(0.001, other["alone"]["p99_ms"]), 2)
     reset_bench_rows(hot)
@@ -1372,11 +1375,14 @@ def rows_of(figures):
     hot = figures.get("hot_room")
     if hot:
         other = hot["other"]
-        rows.append(("7. hot room: joins into one room", f"{hot['joins_per_s']} joins/s ({hot['joins_ok']} of {hot['members']} from {hot['connections']} connections)",
-                     f"count {hot['joined_count']}, members {hot['members_joined']}", "≥ 1,000 joins/s, count exact",
+        rounds = hot["rounds"]
+        rows.append(("7. hot room: joins into one room", f"{hot['joins_per_s']} joins/s, the slowest of {len(rounds)} rounds "
+                     f"({hot['joins_ok']} of {hot['members']} from {hot['connections']} connections at least)",
+                     "counts " + ", ".join(f"{one['joined_count']}/{one['members_joined']}" for one in rounds), "≥ 1,000 joins/s, count exact",
                      hot["joins_per_s"] >= 1000 and hot["count_exact"]))
-        rows.append(("7. hot room: another tenant's seat cycles", f"p99 {other['with_hot_room']['p99_ms']} ms (×{hot['other_p99_ratio']})",
-                     f"alone {other['alone']['p99_ms']} ms at {other['asked_per_s']} cycles/s", "≤ 2×", hot["other_p99_ratio"] <= 2))
+        rows.append(("7. hot room: another tenant's seat cycles", f"p99 {other['with_hot_room']['p99_ms']} ms (×{hot['other_p99_ratio']}) "
+                     f"of {other['with_hot_room']['jobs']} cycles", f"alone {other['alone']['p99_ms']} ms at {other['asked_per_s']} cycles/s", "≤ 2×",
+                     hot["other_p99_ratio"] <= 2))
     move = figures.get("tenant_move")
     if move:
         rows.append(("8. tenant moved to a second cell", f"{move['rows_moved']:,} rows: copy {move['copy_s']:.1f} s, catch-up {move['catch_up_s']:.2f} s, "
