@@ -140,6 +140,42 @@ import Testing
             """) == 3, "each ban on the timeline")
     }
 
+    /// A room's ban, and a mute, over one ended by its expiry but not yet
+    /// stamped so: the ended one is stamped (at its expiry, by "expired"),
+    /// then the new one decided and written once, under an id of its own:
+    /// 8 round trips, where the transaction that did both took 14 for the ban.
+    @Test func aBanOrMuteOverAnEndedOneStampsItAndIsWrittenOnce() async throws {
+        let fixture = try await EngineFixture()
+        let room = try await fixture.room(owner: "host")
+        let tenant = fixture.tenant.id
+        _ = try await fixture.engine.join(room.id, account: "troll", in: fixture.tenant, pluginID: nil)
+        let soon = fixture.clock.now().addingTimeInterval(60)
+        let ended = [
+            try await fixture.engine.ban(room.id, account: "pest", until: soon, reason: "one", by: .admin, in: fixture.tenant, pluginID: nil),
+            try await fixture.engine.mute(room.id, account: "troll", until: soon, reason: "one", by: .admin, in: fixture.tenant, pluginID: nil),
+        ]
+        fixture.clock.advance(by: 120)
+        let (ban, banTally) = try await Self.tallied {
+            try await fixture.engine.ban(room.id, account: "pest", reason: "two", by: .account("host"), in: fixture.tenant, pluginID: nil)
+        }
+        let (mute, muteTally) = try await Self.tallied {
+            try await fixture.engine.mute(room.id, account: "troll", until: nil, reason: "two", by: .account("host"), in: fixture.tenant, pluginID: nil)
+        }
+        for (made, tally) in [(ban, banTally), (mute, muteTally)] {
+            #expect(tally.count <= 8, "the read, the stamp, the read again, the statement, each with its probe: \(tally.sent)")
+            #expect(!ended.map(\.id).contains(made.id) && made.reason == "two" && made.expiresAt == nil)
+        }
+        for before in ended {
+            let stamped = try #require(try await BanStore(database: fixture.database).ban(tenant, before.id))
+            #expect(stamped.liftedAt == soon && stamped.liftedBy == "expired", "\(before.kind) stamped ended at its expiry")
+        }
+        #expect(try await fixture.count("SELECT count(*)::int FROM bans WHERE tenant_id = '\(tenant)' AND lifted_at IS NULL") == 2)
+        #expect(try await fixture.engine.isMuted(room.id, account: "troll", in: fixture.tenant))
+        await #expect(throws: RoomError.banned) {
+            try await fixture.engine.join(room.id, account: "pest", in: fixture.tenant, pluginID: nil)
+        }
+    }
+
     /// Eight first bans of one account at once: one ban in force, one
     /// membership ended, and each answer names that ban.
     @Test func racingFirstBansMakeOneBan() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// #42: a room's ban or mute is lifted as it was made, decided then written
 /// once: the ban's read, the room's read, one statement guarded by the
 /// room's version and by the ban not yet lifted, and its probe (it was a
-/// transaction of 7 round trips). A tenant ban keeps the transaction.
+/// transaction of 7 round trips). A tenant ban's lift: `TenantBanRoundTripsTests`.
 @Suite struct LiftRoundTripsTests {
     @Test func aRoomsMuteAndBanAreLiftedInFourRoundTrips() async throws {
         let fixture = try await EngineFixture()

@@ -77,6 +77,17 @@ public struct BanStore: Sendable {
          OR (bans.expires_at IS NOT NULL AND EXCLUDED.expires_at >= bans.expires_at))
         """
 
+    /// Stamps `ban`, ended by its expiry but not yet so, as ended then (by
+    /// "expired"), in its own statement: true whatever follows, and what
+    /// the transaction did before a new ban of the scope. A decided ban
+    /// (or mute) over it then reads again and finds none in force.
+    func stampEnded(_ ban: Ban, now: Date) async throws {
+        _ = try await database.query("""
+            UPDATE bans SET lifted_at = expires_at, lifted_by = 'expired'
+            WHERE tenant_id = \(ban.tenantID) AND ban_id = \(ban.id) AND lifted_at IS NULL AND expires_at <= \(now)
+            """)
+    }
+
     /// Lifts a ban in force; nil when there is none by that id (or it was lifted before).
     static func lift(_ tenantID: TenantID, _ id: Int64, by actor: Actor, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> Ban? {
         let rows = try await connection.run("""

@@ -1,11 +1,12 @@
 import Foundation
 import PostgresNIO
 
-/// What a ban asks (#42: a room's first ban of an account decided, then
-/// written in the kick's one statement): until when, and why. The ban it
-/// makes is decided without I/O, and so is a mute over one in force
-/// (`over`); a ban over one in force is weighed by the transaction
-/// (`BanStore.insert`, the same rule in SQL).
+/// What a ban asks (#42: a ban of an account decided, then written in one
+/// statement): until when, and why. The ban it makes, and the terms over a
+/// ban in force (`over`), are decided without I/O, for a room's ban or
+/// mute and a tenant's ban alike; only a room's transaction (a plugin
+/// without a `removal` or `muting`) weighs them in SQL (`BanStore.insert`,
+/// the same rule).
 struct BanTerms: Sendable, Equatable {
     /// nil: until lifted.
     let until: Date?

@@ -18,8 +18,8 @@ extension RoomEngine {
         case lifted(Ban)
         /// No ban of the tenant by that id is still in force (nor lifted by this call).
         case none
-        /// A tenant-wide ban, a mute of a room whose plugin has no
-        /// `muting`, or a room gone: the transaction lifts it.
+        /// A mute of a room whose plugin has no `muting`, or a room gone:
+        /// the transaction lifts it.
         case needsTransaction
     }
 
@@ -28,7 +28,10 @@ extension RoomEngine {
         for _ in 1...Self.changeAttempts {
             let now = clock.now()
             guard let ban = try await BanStore(database: database).ban(tenant.id, banID), ban.liftedAt == nil else { return .none }
-            guard let roomID = ban.roomID else { return .needsTransaction }
+            guard let roomID = ban.roomID else {
+                if let lifted = try await liftTenantBanOnce(ban, by: actor, in: tenant) { return .lifted(lifted) }
+                continue
+            }
             let read = try await read(roomID, in: tenant, pluginID: nil, rows: ban.kind == .mute ? .byPlugin(tables.mapValues { ($0.name, $0.key) }) : .none,
                                       members: [], caller: nil, now: now)
             guard let room = read.room else { return .needsTransaction }

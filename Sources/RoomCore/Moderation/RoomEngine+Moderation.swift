@@ -122,20 +122,7 @@ extension RoomEngine {
     private func insertTenantBan(_ account: AccountID, until: Date?, reason: String, by actor: Actor, in tenant: Tenant) async throws -> Ban {
         let now = clock.now()
         if let until, until <= now { throw RoomError.invalid(field: "durationSeconds", reason: "must end in the future") }
-        if let ban = try await tenantBanOnce(account, terms: BanTerms(until: until, reason: reason), by: actor, in: tenant) { return ban }
-        return try await commit(.transaction) { writes in
-            let connection = writes.connection
-            // Joins of the account in flight finish first (they hold its lock
-            // shared); later ones wait for this commit and then see the ban.
-            try await connection.run("SELECT pg_advisory_xact_lock(\(AccountLock.key(tenant.id, account)))", logger: database.logger)
-            let ban = try await BanStore.insert(tenant.id, accid: account, roomID: nil, reason: reason, expiresAt: until, by: actor, now: now,
-                                                on: connection, logger: database.logger)
-            _ = try await AccountStore.revokeAccess(tenant.id, accid: account, now: now, on: connection, logger: database.logger)
-            try await Self.publishTenantWide(.banned, ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
-            try await writes.audit(AuditAct(tenantID: tenant.id, action: .tenantBan, target: "account:\(account)",
-                                            detail: Self.auditDetail(of: ban)), by: actor, now: now)
-            return ban
-        }
+        return try await tenantBanOnce(account, terms: BanTerms(until: until, reason: reason), by: actor, in: tenant)
     }
 
     /// What the audit row of a ban or unban says of it.
@@ -156,17 +143,11 @@ extension RoomEngine {
         return rows
     }
 
-    /// The same, written on a transaction the caller holds (one statement).
-    static func publishTenantWide(_ kind: RoomEventKind, _ ban: Ban, actor: Actor, tenant: Tenant, now: Date,
-                                  on connection: PostgresConnection, logger: Logger) async throws {
-        try await OutboxStore.write(tenantWideEvent(kind, ban, actor: actor, tenant: tenant, now: now), now: now, on: connection, logger: logger)
-    }
-
     /// Lifts a room or tenant ban, or a mute, of this tenant; nil when there
     /// is none in force by that id. The room's timeline (for a room's ban or
     /// mute) says so, and the room's chatroom readmits or unmutes the account.
     public func lift(_ banID: Int64, by actor: Actor, in tenant: Tenant) async throws -> Ban? {
-        // Decided, then written once (3 round trips); a tenant ban, or a mute whose plugin has no `muting`, in a transaction.
+        // Decided, then written once (a room's: 4 round trips; a tenant's: 3); a mute whose plugin has no `muting`, or a room gone, in a transaction.
         switch try await liftOnce(banID, by: actor, in: tenant) {
         case .lifted(let ban): return ban
         case .none: return nil
@@ -197,8 +178,6 @@ extension RoomEngine {
                     try await writes.enqueue(try await mutedHook(ban.accid, mutedBy: nil, room: room, actor: actor, writes: writes, now: now),
                                              tenantID: tenant.id, now: now)
                 }
-            } else if ban.roomID == nil {
-                try await Self.publishTenantWide(.unbanned, ban, actor: actor, tenant: tenant, now: now, on: connection, logger: database.logger)
             }
             let target = ban.roomID.map { "room:\($0)/account:\(ban.accid)" } ?? "account:\(ban.accid)"
             let action: AuditAction = muted ? .memberUnmute : ban.roomID == nil ? .tenantUnban : .memberUnban

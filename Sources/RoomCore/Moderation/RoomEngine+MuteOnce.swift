@@ -12,9 +12,9 @@ import PostgresNIO
 /// mute and the plugin's messages. A racing writer moves the version
 /// (every mute and lift does), and the loser reads again.
 extension RoomEngine {
-    /// The mute, or nil when it needs the transaction: one over an expired
-    /// mute not yet stamped (the transaction stamps it ended first), or a
-    /// plugin without a `muting`.
+    /// The mute, or nil when it needs the transaction: a plugin without a
+    /// `muting`. One over an expired mute not yet stamped so stamps it
+    /// ended first (`BanStore.stampEnded`) and decides again.
     func muteOnce(_ roomID: RoomID, account: AccountID, terms: BanTerms, by actor: Actor,
                   in tenant: Tenant, pluginID: String?) async throws -> Ban? {
         let tables = Self.decisionTables(of: tenant) { $0.muting?.rows.tableRef }
@@ -28,7 +28,10 @@ extension RoomEngine {
                   muting.rows.tableName.map({ tables[room.pluginID]?.name == $0 }) ?? true,
                   let id = read.drawnBanID else { return nil }
             let standing = read.roomBan
-            if let standing, !standing.isInForce(at: now) { return nil }
+            if let standing, !standing.isInForce(at: now) {
+                try await BanStore(database: database).stampEnded(standing, now: now)
+                continue
+            }
             let mute = standing.map { terms.over($0, by: actor) }
                 ?? terms.ban(kind: .mute, id: id, tenantID: tenant.id, accid: account, roomID: room.id, by: actor, now: now)
             let written = try await commitStatement { statement in

@@ -39,8 +39,11 @@ extension RoomEngine {
             var ban: Ban?
             let standing = keepOut == nil ? nil : read.roomBan
             if let keepOut {
-                // One ended but not yet stamped so: the transaction stamps it first.
-                if let standing, !standing.isInForce(at: now) { return .needsTransaction }
+                // One ended but not yet stamped so: stamped first, then decided again.
+                if let standing, !standing.isInForce(at: now) {
+                    try await BanStore(database: database).stampEnded(standing, now: now)
+                    continue
+                }
                 guard let id = read.drawnBanID else { return .needsTransaction }
                 ban = standing.map { keepOut.over($0, by: actor) } ?? keepOut.ban(id: id, tenantID: tenant.id, accid: account, roomID: room.id, by: actor, now: now)
             }
