@@ -62,56 +62,66 @@ struct AdminAPI: Sendable {
     /// Revocation: every session (sid, SealMic authorization) of an account
     /// ends now; its IM tokens and sockets end through the outbox.
     private func registerAccountRoutes(_ accounts: RouterGroup<RoomRequestContext>) {
-        accounts.post(":accid/sessions/revoke") { _, context -> RevokedDTO in
-            let tenant = try context.authorizedTenant(tenants)
-            let accid = try context.parameters.text("accid")
-            guard TextRules.fits(accid, 1...128) else { throw Problem.invalid("accid", "must be 1-128 characters without NUL") }
-            let store = AccountStore(database: services.database, clock: services.clock)
-            guard try await store.account(tenant.id, accid) != nil else { throw Problem.notFound("no account \(accid)") }
-            return RevokedDTO(revoked: try await store.revokeAccess(tenant.id, accid: accid, audited: AuditStamp(by: .admin, in: tenant)))
-        }
+        accounts.post(":accid/sessions/revoke", use: revokeAccountSessions)
+    }
+
+    @Sendable private func revokeAccountSessions(_ request: Request, context: RoomRequestContext) async throws -> RevokedDTO {
+        let tenant = try context.authorizedTenant(tenants)
+        let accid = try context.parameters.text("accid")
+        guard TextRules.fits(accid, 1...128) else { throw Problem.invalid("accid", "must be 1-128 characters without NUL") }
+        let store = AccountStore(database: services.database, clock: services.clock)
+        guard try await store.account(tenant.id, accid) != nil else { throw Problem.notFound("no account \(accid)") }
+        return RevokedDTO(revoked: try await store.revokeAccess(tenant.id, accid: accid, audited: AuditStamp(by: .admin, in: tenant)))
     }
 
     private func registerTenantRoutes(_ admin: RouterGroup<RoomRequestContext>) {
-        admin.get("tenants") { _, context -> Page<TenantDTO> in
-            let visible = tenants.current.sorted.filter { context.principal?.mayAccess($0.id) == true }
-            return Page(items: visible.map(TenantDTO.init), nextCursor: nil)
-        }
-        admin.get("tenants/:tenant") { _, context -> TenantDTO in
-            TenantDTO(try context.authorizedTenant(tenants))
-        }
-        admin.post("tenants/reload") { _, context -> ReloadDTO in
-            try context.requireOperator()
-            switch tenants.reload(logger: context.logger) {
-            case .applied(let count):
-                try await services.database.reloadCells()
-                // The files are already in force: a reload cannot be undone, so
-                // a failed audit write is logged, not answered as a failure.
-                do {
-                    try await AuditLog(database: services.database).append(
-                        AuditAct(tenantID: nil, action: .tenantsReload, target: "tenants", outcome: "\(count) tenants"),
-                        by: .admin, keep: RetentionPolicy().audit, now: services.clock.now())
-                } catch {
-                    context.logger.error("could not audit a tenant reload", metadata: ["error": "\(LoggableError.describe(error))"])
-                }
-                // Every other instance follows (a failed announcement is only
-                // a delay: their next reload, or reconnect, catches up).
-                do { try await reloadBroadcast.announce() } catch {
-                    context.logger.warning("could not announce the reload to other instances", metadata: ["error": "\(LoggableError.describe(error))"])
-                }
-                return ReloadDTO(applied: true, tenants: count)
-            case .rejected(let failure):
-                throw Problem(.unprocessableContent, code: "invalid_tenants",
-                              detail: "the tenant files are invalid; the previous tenants stay in force",
-                              issues: failure.issues.map(\.description))
+        admin.get("tenants", use: listTenants)
+        admin.get("tenants/:tenant", use: showTenant)
+        admin.post("tenants/reload", use: reloadTenants)
+        admin.get("plugins", use: listPlugins)
+    }
+
+    @Sendable private func listTenants(_ request: Request, context: RoomRequestContext) async throws -> Page<TenantDTO> {
+        let visible = tenants.current.sorted.filter { context.principal?.mayAccess($0.id) == true }
+        return Page(items: visible.map(TenantDTO.init), nextCursor: nil)
+    }
+
+    @Sendable private func showTenant(_ request: Request, context: RoomRequestContext) async throws -> TenantDTO {
+        TenantDTO(try context.authorizedTenant(tenants))
+    }
+
+    @Sendable private func reloadTenants(_ request: Request, context: RoomRequestContext) async throws -> ReloadDTO {
+        try context.requireOperator()
+        switch tenants.reload(logger: context.logger) {
+        case .applied(let count):
+            try await services.database.reloadCells()
+            // The files are already in force: a reload cannot be undone, so
+            // a failed audit write is logged, not answered as a failure.
+            do {
+                try await AuditLog(database: services.database).append(
+                    AuditAct(tenantID: nil, action: .tenantsReload, target: "tenants", outcome: "\(count) tenants"),
+                    by: .admin, keep: RetentionPolicy().audit, now: services.clock.now())
+            } catch {
+                context.logger.error("could not audit a tenant reload", metadata: ["error": "\(LoggableError.describe(error))"])
             }
+            // Every other instance follows (a failed announcement is only
+            // a delay: their next reload, or reconnect, catches up).
+            do { try await reloadBroadcast.announce() } catch {
+                context.logger.warning("could not announce the reload to other instances", metadata: ["error": "\(LoggableError.describe(error))"])
+            }
+            return ReloadDTO(applied: true, tenants: count)
+        case .rejected(let failure):
+            throw Problem(.unprocessableContent, code: "invalid_tenants",
+                          detail: "the tenant files are invalid; the previous tenants stay in force",
+                          issues: failure.issues.map(\.description))
         }
-        admin.get("plugins") { _, _ -> Page<PluginDTO> in
-            Page(items: registry.plugins.map {
-                PluginDTO(id: $0.id, wire: $0.wire.name, defaultRoomTTLSeconds: $0.defaultPolicy.ttlSeconds,
-                          defaultCapacity: $0.defaultPolicy.capacity, routes: $0.routeSignatures.map(\.path))
-            }, nextCursor: nil)
-        }
+    }
+
+    @Sendable private func listPlugins(_ request: Request, context: RoomRequestContext) async throws -> Page<PluginDTO> {
+        Page(items: registry.plugins.map {
+            PluginDTO(id: $0.id, wire: $0.wire.name, defaultRoomTTLSeconds: $0.defaultPolicy.ttlSeconds,
+                      defaultCapacity: $0.defaultPolicy.capacity, routes: $0.routeSignatures.map(\.path))
+        }, nextCursor: nil)
     }
 }
 

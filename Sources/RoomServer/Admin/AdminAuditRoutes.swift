@@ -6,20 +6,23 @@ import RoomCore
 /// operator reads every tenant's and its own.
 extension AdminAPI {
     func registerAuditRoutes(_ admin: RouterGroup<RoomRequestContext>) {
-        admin.get("tenants/:tenant/audit") { request, context -> Page<AuditDTO> in
-            let tenant = try context.authorizedTenant(tenants)
-            return try await auditPage(.only(tenant.id), request, operatorShown: context.principal == .operator, followsCells: false)
-        }
+        admin.get("tenants/:tenant/audit", use: tenantAuditLog)
+        admin.get("audit", use: auditLog)
+    }
 
-        admin.get("audit") { request, context -> Page<AuditDTO> in
-            try context.requireOperator()
-            var scope = AuditLog.Filter.Tenants.all
-            if let tenant = request.uri.queryParameters.get("tenant") {
-                guard TextRules.fits(tenant, 1...64) else { throw Problem.invalid("tenant", "must be 1-64 characters") }
-                scope = .only(tenant)
-            }
-            return try await auditPage(scope, request, operatorShown: true, followsCells: true)
+    @Sendable func tenantAuditLog(_ request: Request, context: RoomRequestContext) async throws -> Page<AuditDTO> {
+        let tenant = try context.authorizedTenant(tenants)
+        return try await auditPage(.only(tenant.id), request, operatorShown: context.principal == .operator, followsCells: false)
+    }
+
+    @Sendable func auditLog(_ request: Request, context: RoomRequestContext) async throws -> Page<AuditDTO> {
+        try context.requireOperator()
+        var scope = AuditLog.Filter.Tenants.all
+        if let tenant = request.uri.queryParameters.get("tenant") {
+            guard TextRules.fits(tenant, 1...64) else { throw Problem.invalid("tenant", "must be 1-64 characters") }
+            scope = .only(tenant)
         }
+        return try await auditPage(scope, request, operatorShown: true, followsCells: true)
     }
 
     /// `after` follows the log (oldest first, from a cursor; with `before`

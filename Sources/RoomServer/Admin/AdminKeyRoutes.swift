@@ -48,49 +48,55 @@ extension AdminAPI {
     /// `GET /admin/v1/me`: who the key is and its scopes (the console shows
     /// them, and offers only what they allow).
     func registerMeRoute(_ admin: RouterGroup<RoomRequestContext>) {
-        admin.get("me") { _, context -> MeDTO in
-            let tenant: String? = if case .tenant(let id)? = context.principal { id } else { nil }
-            return MeDTO(actor: context.adminActor, tenant: tenant, scopes: context.adminScopes.sorted().map(\.rawValue))
-        }
+        admin.get("me", use: showMe)
+    }
+
+    @Sendable func showMe(_ request: Request, context: RoomRequestContext) async throws -> MeDTO {
+        let tenant: String? = if case .tenant(let id)? = context.principal { id } else { nil }
+        return MeDTO(actor: context.adminActor, tenant: tenant, scopes: context.adminScopes.sorted().map(\.rawValue))
     }
 
     func registerKeyRoutes(_ tenantGroup: RouterGroup<RoomRequestContext>) {
-        tenantGroup.post("keys") { request, context -> EditedResponse<AdminKeyDTO> in
-            let tenant = try context.authorizedTenant(tenants)
-            let body = try await request.decodeJSON(CreateKeyBody.self, context: context)
-            let label = try Self.keyLabel(body.label)
-            let scopes = try Self.keyScopes(body.scopes, grantable: context.adminScopes)
-            if let seconds = body.expiresInSeconds, !(60...Self.longestKey).contains(seconds) {
-                throw Problem.invalid("expiresInSeconds", "must be between 60 and \(Self.longestKey) seconds")
-            }
-            let now = services.clock.now()
-            let made = try await AdminKeyStore(database: services.database)
-                .create(tenant, label: label, scopes: scopes.map(\.rawValue), expiresAt: body.expiresInSeconds.map { now.addingTimeInterval(TimeInterval($0)) },
-                        now: now, audited: AuditStamp(by: .admin, in: tenant))
-            return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/keys/\(made.key.id)"],
-                                  response: AdminKeyDTO(made.key, secret: made.secret))
-        }
+        tenantGroup.post("keys", use: createKey)
+        tenantGroup.get("keys", use: listKeys)
+        tenantGroup.delete("keys/:keyId", use: revokeKey)
+    }
 
-        tenantGroup.get("keys") { _, context -> Page<AdminKeyDTO> in
-            let tenant = try context.authorizedTenant(tenants)
-            return Page(items: try await AdminKeyStore(database: services.database).list(tenant.id).map { AdminKeyDTO($0) }, nextCursor: nil)
+    @Sendable func createKey(_ request: Request, context: RoomRequestContext) async throws -> EditedResponse<AdminKeyDTO> {
+        let tenant = try context.authorizedTenant(tenants)
+        let body = try await request.decodeJSON(CreateKeyBody.self, context: context)
+        let label = try Self.keyLabel(body.label)
+        let scopes = try Self.keyScopes(body.scopes, grantable: context.adminScopes)
+        if let seconds = body.expiresInSeconds, !(60...Self.longestKey).contains(seconds) {
+            throw Problem.invalid("expiresInSeconds", "must be between 60 and \(Self.longestKey) seconds")
         }
+        let now = services.clock.now()
+        let made = try await AdminKeyStore(database: services.database)
+            .create(tenant, label: label, scopes: scopes.map(\.rawValue), expiresAt: body.expiresInSeconds.map { now.addingTimeInterval(TimeInterval($0)) },
+                    now: now, audited: AuditStamp(by: .admin, in: tenant))
+        return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/keys/\(made.key.id)"],
+                              response: AdminKeyDTO(made.key, secret: made.secret))
+    }
 
-        tenantGroup.delete("keys/:keyId") { _, context -> AdminKeyDTO in
-            let tenant = try context.authorizedTenant(tenants)
-            let id = try context.parameters.text("keyId")
-            guard TextRules.fits(id, 1...64) else { throw Problem.notFound("no key \(id)") }
-            do {
-                guard let key = try await AdminKeyStore(database: services.database)
-                    .revoke(tenant, id: id, revokerScopes: Set(context.adminScopes.map(\.rawValue)), now: services.clock.now(),
-                            audited: AuditStamp(by: .admin, in: tenant)) else {
-                    throw Problem.notFound("no key \(id)")
-                }
-                return AdminKeyDTO(key)
-            } catch let beyond as AdminKeyStore.BeyondRevokerScopes {
-                throw Problem(.forbidden, code: "forbidden",
-                              detail: "this key may not revoke key \(id): it holds \(beyond.scopes.joined(separator: ", ")), which this key does not")
+    @Sendable func listKeys(_ request: Request, context: RoomRequestContext) async throws -> Page<AdminKeyDTO> {
+        let tenant = try context.authorizedTenant(tenants)
+        return Page(items: try await AdminKeyStore(database: services.database).list(tenant.id).map { AdminKeyDTO($0) }, nextCursor: nil)
+    }
+
+    @Sendable func revokeKey(_ request: Request, context: RoomRequestContext) async throws -> AdminKeyDTO {
+        let tenant = try context.authorizedTenant(tenants)
+        let id = try context.parameters.text("keyId")
+        guard TextRules.fits(id, 1...64) else { throw Problem.notFound("no key \(id)") }
+        do {
+            guard let key = try await AdminKeyStore(database: services.database)
+                .revoke(tenant, id: id, revokerScopes: Set(context.adminScopes.map(\.rawValue)), now: services.clock.now(),
+                        audited: AuditStamp(by: .admin, in: tenant)) else {
+                throw Problem.notFound("no key \(id)")
             }
+            return AdminKeyDTO(key)
+        } catch let beyond as AdminKeyStore.BeyondRevokerScopes {
+            throw Problem(.forbidden, code: "forbidden",
+                          detail: "this key may not revoke key \(id): it holds \(beyond.scopes.joined(separator: ", ")), which this key does not")
         }
     }
 }

@@ -7,17 +7,19 @@ import RoomCore
 /// them, its plugins' open-room quotas, its accounts quota, and what it uses now.
 extension AdminAPI {
     func registerLimitsRoutes(_ tenantGroup: RouterGroup<RoomRequestContext>) {
-        tenantGroup.get("limits") { _, context -> LimitsDTO in
-            let tenant = try context.authorizedTenant(tenants)
-            let rows = try await services.database.query("""
-                SELECT (SELECT count(*)::int FROM rooms WHERE tenant_id = \(tenant.id) AND state = 'open'),
-                       (SELECT count(*)::int FROM accounts WHERE tenant_id = \(tenant.id)),
-                       (SELECT count(*)::int FROM im_connections WHERE tenant_id = \(tenant.id))
-                """).decode((Int, Int, Int).self)
-            let (openRooms, accounts, sockets) = rows.first ?? (0, 0, 0)
-            return LimitsDTO(tenant: tenant, instances: budgets.roster?.instances ?? 1,
-                             usage: .init(openRooms: openRooms, accounts: accounts, sockets: sockets))
-        }
+        tenantGroup.get("limits", use: showLimits)
+    }
+
+    @Sendable func showLimits(_ request: Request, context: RoomRequestContext) async throws -> LimitsDTO {
+        let tenant = try context.authorizedTenant(tenants)
+        let rows = try await services.database.query("""
+            SELECT (SELECT count(*)::int FROM rooms WHERE tenant_id = \(tenant.id) AND state = 'open'),
+                   (SELECT count(*)::int FROM accounts WHERE tenant_id = \(tenant.id)),
+                   (SELECT count(*)::int FROM im_connections WHERE tenant_id = \(tenant.id))
+            """).decode((Int, Int, Int).self)
+        let (openRooms, accounts, sockets) = rows.first ?? (0, 0, 0)
+        return LimitsDTO(tenant: tenant, instances: budgets.roster?.instances ?? 1,
+                         usage: .init(openRooms: openRooms, accounts: accounts, sockets: sockets))
     }
 }
 

@@ -48,80 +48,93 @@ extension AdminAPI {
     }
 
     func registerModerationRoutes(rooms group: RouterGroup<RoomRequestContext>, tenant tenantGroup: RouterGroup<RoomRequestContext>) {
-        group.post(":room/members/:account/kick") { request, context -> KickedDTO in
-            let tenant = try context.authorizedTenant(tenants)
-            let roomID = try context.parameters.requireInt64("room")
-            let account = try Self.account(try context.parameters.text("account"), field: "account")
-            let body = try await request.decodeJSON(KickBody.self, context: context)
-            let seconds = try Self.duration(body.durationSeconds)
-            let ban = try await services.engine.kick(roomID, account: account, forSeconds: seconds, reason: try Self.reason(body.reason), by: .admin,
-                                                     in: tenant, pluginID: nil)
-            return KickedDTO(account: account, room: roomID, ban: ban.map { BanDTO($0, now: services.clock.now()) })
-        }
+        group.post(":room/members/:account/kick", use: kickMember)
+        group.get(":room/bans", use: listRoomBans)
+        group.get(":room/mutes", use: listRoomMutes)
+        group.post(":room/mutes", use: muteMember)
+        group.delete(":room/mutes/:mute", use: liftRoomMute)
+        group.post(":room/bans", use: banMember)
+        group.delete(":room/bans/:ban", use: liftRoomBan)
+        tenantGroup.get("bans", use: listTenantBans)
+        tenantGroup.post("bans", use: banFromTenant)
+        tenantGroup.delete("bans/:ban", use: liftTenantBan)
+    }
 
-        group.get(":room/bans") { request, context -> Page<BanDTO> in
-            let tenant = try context.authorizedTenant(tenants)
-            let roomID = try context.parameters.requireInt64("room")
-            guard try await services.engine.store.room(tenant.id, roomID) != nil else { throw Problem.notFound("no room \(roomID) in tenant \(tenant.id)") }
-            return try await bans(tenant, scope: BanStore.Filter.Scope.room(roomID), request)
-        }
+    @Sendable func kickMember(_ request: Request, context: RoomRequestContext) async throws -> KickedDTO {
+        let tenant = try context.authorizedTenant(tenants)
+        let roomID = try context.parameters.requireInt64("room")
+        let account = try Self.account(try context.parameters.text("account"), field: "account")
+        let body = try await request.decodeJSON(KickBody.self, context: context)
+        let seconds = try Self.duration(body.durationSeconds)
+        let ban = try await services.engine.kick(roomID, account: account, forSeconds: seconds, reason: try Self.reason(body.reason), by: .admin,
+                                                 in: tenant, pluginID: nil)
+        return KickedDTO(account: account, room: roomID, ban: ban.map { BanDTO($0, now: services.clock.now()) })
+    }
 
-        group.get(":room/mutes") { request, context -> Page<BanDTO> in
-            let tenant = try context.authorizedTenant(tenants)
-            let roomID = try context.parameters.requireInt64("room")
-            guard try await services.engine.store.room(tenant.id, roomID) != nil else { throw Problem.notFound("no room \(roomID) in tenant \(tenant.id)") }
-            return try await bans(tenant, scope: BanStore.Filter.Scope.room(roomID), kind: .mute, request)
-        }
+    @Sendable func listRoomBans(_ request: Request, context: RoomRequestContext) async throws -> Page<BanDTO> {
+        let tenant = try context.authorizedTenant(tenants)
+        let roomID = try context.parameters.requireInt64("room")
+        guard try await services.engine.store.room(tenant.id, roomID) != nil else { throw Problem.notFound("no room \(roomID) in tenant \(tenant.id)") }
+        return try await bans(tenant, scope: BanStore.Filter.Scope.room(roomID), request)
+    }
 
-        group.post(":room/mutes") { request, context -> EditedResponse<BanDTO> in
-            let tenant = try context.authorizedTenant(tenants)
-            let roomID = try context.parameters.requireInt64("room")
-            let new = try await newBan(request, context: context)
-            let mute = try await services.engine.mute(roomID, account: new.account, until: new.until, reason: new.reason, by: .admin,
-                                                      in: tenant, pluginID: nil)
-            return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/rooms/\(roomID)/mutes/\(mute.id)"],
-                                  response: BanDTO(mute, now: services.clock.now()))
-        }
+    @Sendable func listRoomMutes(_ request: Request, context: RoomRequestContext) async throws -> Page<BanDTO> {
+        let tenant = try context.authorizedTenant(tenants)
+        let roomID = try context.parameters.requireInt64("room")
+        guard try await services.engine.store.room(tenant.id, roomID) != nil else { throw Problem.notFound("no room \(roomID) in tenant \(tenant.id)") }
+        return try await bans(tenant, scope: BanStore.Filter.Scope.room(roomID), kind: .mute, request)
+    }
 
-        group.delete(":room/mutes/:mute") { _, context -> BanDTO in
-            let tenant = try context.authorizedTenant(tenants)
-            let roomID = try context.parameters.requireInt64("room")
-            return try await lift(tenant, ban: try context.parameters.requireInt64("mute"), kind: .mute, roomID: roomID)
-        }
+    @Sendable func muteMember(_ request: Request, context: RoomRequestContext) async throws -> EditedResponse<BanDTO> {
+        try await placeInRoom(.mute, request, context: context)
+    }
 
-        group.post(":room/bans") { request, context -> EditedResponse<BanDTO> in
-            let tenant = try context.authorizedTenant(tenants)
-            let roomID = try context.parameters.requireInt64("room")
-            let new = try await newBan(request, context: context)
-            let ban = try await services.engine.ban(roomID, account: new.account, until: new.until, reason: new.reason, by: .admin,
-                                                    in: tenant, pluginID: nil)
-            return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/rooms/\(roomID)/bans/\(ban.id)"],
-                                  response: BanDTO(ban, now: services.clock.now()))
-        }
+    @Sendable func liftRoomMute(_ request: Request, context: RoomRequestContext) async throws -> BanDTO {
+        let tenant = try context.authorizedTenant(tenants)
+        let roomID = try context.parameters.requireInt64("room")
+        return try await lift(tenant, ban: try context.parameters.requireInt64("mute"), kind: .mute, roomID: roomID)
+    }
 
-        group.delete(":room/bans/:ban") { _, context -> BanDTO in
-            let tenant = try context.authorizedTenant(tenants)
-            let roomID = try context.parameters.requireInt64("room")
-            return try await lift(tenant, ban: try context.parameters.requireInt64("ban"), roomID: roomID)
-        }
+    @Sendable func banMember(_ request: Request, context: RoomRequestContext) async throws -> EditedResponse<BanDTO> {
+        try await placeInRoom(.ban, request, context: context)
+    }
 
-        tenantGroup.get("bans") { request, context -> Page<BanDTO> in
-            let tenant = try context.authorizedTenant(tenants)
-            return try await bans(tenant, scope: BanStore.Filter.Scope.tenant, request)
+    /// A room's new ban or mute from its body, answered 201 at its own path.
+    private func placeInRoom(_ kind: Ban.Kind, _ request: Request, context: RoomRequestContext) async throws -> EditedResponse<BanDTO> {
+        let tenant = try context.authorizedTenant(tenants)
+        let roomID = try context.parameters.requireInt64("room")
+        let new = try await newBan(request, context: context)
+        let placed = switch kind {
+        case .mute: try await services.engine.mute(roomID, account: new.account, until: new.until, reason: new.reason, by: .admin, in: tenant, pluginID: nil)
+        case .ban: try await services.engine.ban(roomID, account: new.account, until: new.until, reason: new.reason, by: .admin, in: tenant, pluginID: nil)
         }
+        let collection = kind == .mute ? "mutes" : "bans"
+        return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/rooms/\(roomID)/\(collection)/\(placed.id)"],
+                              response: BanDTO(placed, now: services.clock.now()))
+    }
 
-        tenantGroup.post("bans") { request, context -> EditedResponse<BanDTO> in
-            let tenant = try context.authorizedTenant(tenants)
-            let new = try await newBan(request, context: context)
-            let ban = try await services.engine.banFromTenant(new.account, until: new.until, reason: new.reason, by: .admin, in: tenant)
-            return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/bans/\(ban.id)"],
-                                  response: BanDTO(ban, now: services.clock.now()))
-        }
+    @Sendable func liftRoomBan(_ request: Request, context: RoomRequestContext) async throws -> BanDTO {
+        let tenant = try context.authorizedTenant(tenants)
+        let roomID = try context.parameters.requireInt64("room")
+        return try await lift(tenant, ban: try context.parameters.requireInt64("ban"), roomID: roomID)
+    }
 
-        tenantGroup.delete("bans/:ban") { _, context -> BanDTO in
-            let tenant = try context.authorizedTenant(tenants)
-            return try await lift(tenant, ban: try context.parameters.requireInt64("ban"), roomID: nil)
-        }
+    @Sendable func listTenantBans(_ request: Request, context: RoomRequestContext) async throws -> Page<BanDTO> {
+        let tenant = try context.authorizedTenant(tenants)
+        return try await bans(tenant, scope: BanStore.Filter.Scope.tenant, request)
+    }
+
+    @Sendable func banFromTenant(_ request: Request, context: RoomRequestContext) async throws -> EditedResponse<BanDTO> {
+        let tenant = try context.authorizedTenant(tenants)
+        let new = try await newBan(request, context: context)
+        let ban = try await services.engine.banFromTenant(new.account, until: new.until, reason: new.reason, by: .admin, in: tenant)
+        return EditedResponse(status: .created, headers: [.location: "/admin/v1/tenants/\(tenant.id)/bans/\(ban.id)"],
+                              response: BanDTO(ban, now: services.clock.now()))
+    }
+
+    @Sendable func liftTenantBan(_ request: Request, context: RoomRequestContext) async throws -> BanDTO {
+        let tenant = try context.authorizedTenant(tenants)
+        return try await lift(tenant, ban: try context.parameters.requireInt64("ban"), roomID: nil)
     }
 
     /// A page of bans, newest first: `account`, `active` (only those in

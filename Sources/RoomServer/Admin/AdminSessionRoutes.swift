@@ -6,25 +6,27 @@ import RoomCore
 /// session facts, newest first, by plugin, room or when it opened.
 extension AdminAPI {
     func registerSessionRoutes(_ tenantGroup: RouterGroup<RoomRequestContext>) {
-        tenantGroup.get("sessions") { request, context -> Page<RoomSessionDTO> in
-            let tenant = try context.authorizedTenant(tenants)
-            let query = request.uri.queryParameters
-            let plugin = query.get("plugin").map { String($0) }
-            if let plugin, !TextRules.fits(plugin, 1...64) { throw Problem.invalid("plugin", "must be 1-64 characters") }
-            var room: RoomID?
-            if let text = query.get("room") {
-                guard let id = DecimalText.int64(text), id >= 0 else { throw Problem.invalid("room", "must be a room id") }
-                room = id
-            }
-            let from = try Self.time(query.get("from"), field: "from")
-            let to = try Self.time(query.get("to"), field: "to")
-            let before = try Self.cursor(query.get("cursor"), field: "cursor")
-            let limit = try Self.limit(query.get("limit"))
-            let page = try await rooms.sessions(tenant.id, .init(pluginID: plugin, roomID: room, from: from, to: to, before: before, limit: limit + 1))
-            let items = Array(page.prefix(limit))
-            let now = services.clock.now()
-            return Page(items: items.map { RoomSessionDTO($0, now: now) }, nextCursor: page.count > limit ? items.last.map { String($0.room.id) } : nil)
+        tenantGroup.get("sessions", use: listSessions)
+    }
+
+    @Sendable func listSessions(_ request: Request, context: RoomRequestContext) async throws -> Page<RoomSessionDTO> {
+        let tenant = try context.authorizedTenant(tenants)
+        let query = request.uri.queryParameters
+        let plugin = query.get("plugin").map { String($0) }
+        if let plugin, !TextRules.fits(plugin, 1...64) { throw Problem.invalid("plugin", "must be 1-64 characters") }
+        var room: RoomID?
+        if let text = query.get("room") {
+            guard let id = DecimalText.int64(text), id >= 0 else { throw Problem.invalid("room", "must be a room id") }
+            room = id
         }
+        let from = try Self.time(query.get("from"), field: "from")
+        let to = try Self.time(query.get("to"), field: "to")
+        let before = try Self.cursor(query.get("cursor"), field: "cursor")
+        let limit = try Self.limit(query.get("limit"))
+        let page = try await rooms.sessions(tenant.id, .init(pluginID: plugin, roomID: room, from: from, to: to, before: before, limit: limit + 1))
+        let items = Array(page.prefix(limit))
+        let now = services.clock.now()
+        return Page(items: items.map { RoomSessionDTO($0, now: now) }, nextCursor: page.count > limit ? items.last.map { String($0.room.id) } : nil)
     }
 
     static func time(_ text: String?, field: String) throws -> Date? {

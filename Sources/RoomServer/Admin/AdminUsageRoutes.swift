@@ -11,34 +11,36 @@ extension AdminAPI {
     static let usageSpans: [UsageReport.Granularity: TimeInterval] = [.hour: 31 * 86_400, .day: 366 * 86_400]
 
     func registerUsageRoutes(_ tenantGroup: RouterGroup<RoomRequestContext>) {
-        tenantGroup.get("usage") { request, context -> Response in
-            let tenant = try context.authorizedTenant(tenants)
-            let query = request.uri.queryParameters
-            let granularityText = query.get("granularity") ?? "hour"
-            guard let granularity = UsageReport.Granularity(rawValue: granularityText) else {
-                throw Problem.invalid("granularity", "must be hour or day")
-            }
-            let format = query.get("format") ?? "json"
-            guard ["json", "csv"].contains(format) else { throw Problem.invalid("format", "must be json or csv") }
-            let now = services.clock.now()
-            let span = Self.usageSpans[granularity] ?? 0
-            let to = try Self.time(query.get("to"), field: "to") ?? now
-            // A range wider than one answer reaches starts that far before
-            // `to` (the answer's `from` says so); one that ends before it
-            // starts is empty, as the contract's date-times allow both.
-            let asked = try Self.time(query.get("from"), field: "from") ?? to.addingTimeInterval(granularity == .hour ? -86_400 : -30 * 86_400)
-            let from = max(asked, to.addingTimeInterval(-span))
-            try await UsageRollup(database: services.database, clock: services.clock, tenants: { [] }, logger: context.logger).fold(tenant.id)
-            let periods = try await UsageReport(database: services.database).periods(tenant.id, from: from, to: to, granularity: granularity)
-            if format == "csv" {
-                var headers = HTTPFields()
-                headers[.contentType] = "text/csv; charset=utf-8"
-                headers[.contentDisposition] = "attachment; filename=\"usage-\(tenant.id)-\(granularity.rawValue).csv\""
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: UsageCSV.text(periods))))
-            }
-            let page = UsagePageDTO(tenant: tenant.id, granularity: granularity.rawValue, from: from, to: to, items: periods.map(UsagePeriodDTO.init))
-            return try page.response(from: request, context: context)
+        tenantGroup.get("usage", use: showUsage)
+    }
+
+    @Sendable func showUsage(_ request: Request, context: RoomRequestContext) async throws -> Response {
+        let tenant = try context.authorizedTenant(tenants)
+        let query = request.uri.queryParameters
+        let granularityText = query.get("granularity") ?? "hour"
+        guard let granularity = UsageReport.Granularity(rawValue: granularityText) else {
+            throw Problem.invalid("granularity", "must be hour or day")
         }
+        let format = query.get("format") ?? "json"
+        guard ["json", "csv"].contains(format) else { throw Problem.invalid("format", "must be json or csv") }
+        let now = services.clock.now()
+        let span = Self.usageSpans[granularity] ?? 0
+        let to = try Self.time(query.get("to"), field: "to") ?? now
+        // A range wider than one answer reaches starts that far before
+        // `to` (the answer's `from` says so); one that ends before it
+        // starts is empty, as the contract's date-times allow both.
+        let asked = try Self.time(query.get("from"), field: "from") ?? to.addingTimeInterval(granularity == .hour ? -86_400 : -30 * 86_400)
+        let from = max(asked, to.addingTimeInterval(-span))
+        try await UsageRollup(database: services.database, clock: services.clock, tenants: { [] }, logger: context.logger).fold(tenant.id)
+        let periods = try await UsageReport(database: services.database).periods(tenant.id, from: from, to: to, granularity: granularity)
+        if format == "csv" {
+            var headers = HTTPFields()
+            headers[.contentType] = "text/csv; charset=utf-8"
+            headers[.contentDisposition] = "attachment; filename=\"usage-\(tenant.id)-\(granularity.rawValue).csv\""
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: UsageCSV.text(periods))))
+        }
+        let page = UsagePageDTO(tenant: tenant.id, granularity: granularity.rawValue, from: from, to: to, items: periods.map(UsagePeriodDTO.init))
+        return try page.response(from: request, context: context)
     }
 }
 
