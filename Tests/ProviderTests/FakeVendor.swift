@@ -31,7 +31,7 @@ enum FakeMode: Sendable { case normal, unavailable, hang }
 /// answers in the vendor's format. Calls answered normally are recorded.
 final class FakeVendor: Sendable {
     typealias Answer = (status: HTTPResponse.Status, body: String)
-    private let state = Mutex<(mode: FakeMode, calls: [ReceivedCall], refused: Int)>((.normal, [], 0))
+    private let state = Mutex<(mode: FakeMode, calls: [ReceivedCall], refused: Int, answering: Int)>((.normal, [], 0, 0))
     let answer: @Sendable (ReceivedCall, HTTPRequest.Method) -> Answer
 
     init(answer: @escaping @Sendable (ReceivedCall, HTTPRequest.Method) -> Answer) {
@@ -51,7 +51,17 @@ final class FakeVendor: Sendable {
         set { state.withLock { $0.mode = newValue } }
     }
 
-    var calls: [ReceivedCall] { state.withLock { $0.calls } }
+    /// The calls answered normally, in order. A call's handler changes the
+    /// fake's state first and records the call after (two locks), so a test
+    /// that saw the state change could read the calls before the call was in
+    /// them: a CI run read kim's blacklist as the last `setMemberRole` call
+    /// right after seeing kim readmitted. So calls being answered are waited
+    /// for (a handler takes microseconds; at most a second).
+    var calls: [ReceivedCall] {
+        let deadline = ContinuousClock.now + .seconds(1)
+        while state.withLock({ $0.answering > 0 }) && ContinuousClock.now < deadline { usleep(500) }
+        return state.withLock { $0.calls }
+    }
     /// Requests the fake refused (bad signature, parameters, …).
     var refused: Int { state.withLock { $0.refused } }
     func calls(to path: String) -> [ReceivedCall] { calls.filter { $0.path == path } }
@@ -74,9 +84,11 @@ final class FakeVendor: Sendable {
             case .unavailable:
                 return Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "busy")))
             case .normal:
+                self.state.withLock { $0.answering += 1 }
                 let (status, answer) = self.answer(call, request.method)
                 self.state.withLock { state in
                     if status == .ok && !answer.contains("\"Error\"") && Self.succeeded(answer) { state.calls.append(call) } else { state.refused += 1 }
+                    state.answering -= 1
                 }
                 var fields = HTTPFields()
                 fields[.contentType] = "application/json"
