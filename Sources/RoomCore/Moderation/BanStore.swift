@@ -88,11 +88,13 @@ public struct BanStore: Sendable {
             """)
     }
 
-    /// Lifts a ban in force; nil when there is none by that id (or it was lifted before).
-    static func lift(_ tenantID: TenantID, _ id: Int64, by actor: Actor, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> Ban? {
+    /// Lifts a room's ban or mute in force, in the room's transaction; nil
+    /// when there is none by that id (or it was lifted before). A tenant's
+    /// ban is lifted by its own statement (`RoomEngine.liftTenantBanOnce`).
+    static func liftOfRoom(_ tenantID: TenantID, _ id: Int64, by actor: Actor, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> Ban? {
         let rows = try await connection.run("""
             UPDATE bans SET lifted_at = \(now), lifted_by = \(actor.description)
-            WHERE tenant_id = \(tenantID) AND ban_id = \(id) AND lifted_at IS NULL
+            WHERE tenant_id = \(tenantID) AND ban_id = \(id) AND lifted_at IS NULL AND room_id IS NOT NULL
             RETURNING \(unescaped: Self.columns)
             """, logger: logger).collect()
         return try Self.decode(rows).first

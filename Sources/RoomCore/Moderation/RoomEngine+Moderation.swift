@@ -164,9 +164,10 @@ extension RoomEngine {
             // bumped: its timeline is written in commit order (the event
             // feed's room order), and a racing seat change decides again.
             let locked = try await writes.lockRoomOfBanBumpingVersion(tenant.id, banID: banID)
-            guard let ban = try await BanStore.lift(tenant.id, banID, by: actor, now: now, on: connection, logger: database.logger) else { return nil }
+            guard let ban = try await BanStore.liftOfRoom(tenant.id, banID, by: actor, now: now, on: connection, logger: database.logger),
+                  let roomID = ban.roomID else { return nil }
             let muted = ban.kind == .mute
-            if ban.roomID != nil, let room = locked {
+            if let room = locked {
                 try await writes.event(room, kind: muted ? .unmuted : .unbanned, actor: actor,
                                        detail: ["account": ban.accid, muted ? "mute" : "ban": String(ban.id)], at: now)
                 if let chatroom = room.imChatroomID, room.isOpen {
@@ -179,9 +180,8 @@ extension RoomEngine {
                                              tenantID: tenant.id, now: now)
                 }
             }
-            let target = ban.roomID.map { "room:\($0)/account:\(ban.accid)" } ?? "account:\(ban.accid)"
-            let action: AuditAction = muted ? .memberUnmute : ban.roomID == nil ? .tenantUnban : .memberUnban
-            try await writes.audit(AuditAct(tenantID: tenant.id, action: action, target: target, detail: Self.auditDetail(of: ban)),
+            try await writes.audit(AuditAct(tenantID: tenant.id, action: muted ? .memberUnmute : .memberUnban, target: "room:\(roomID)/account:\(ban.accid)",
+                                            detail: Self.auditDetail(of: ban)),
                                    by: actor, now: now)
             return ban
         }
