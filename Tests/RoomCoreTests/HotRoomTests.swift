@@ -242,7 +242,8 @@ private final class LockWaits: Sendable {
             #expect(error == Refused(sid: sid), "refused with its own refusal")
         }
         let batches = fixture.engine.joinQueue.counts.batches - batchesBefore
-        let sessionReads = tally.sent.filter { $0.contains("sessions") || $0.contains("token_hash") }.count
+        let batchRead = String(LiveSessions.query(tenant, tokenHashes: [], pluginIDs: [], now: fixture.clock.now()).sql.prefix(60))
+        let sessionReads = tally.sent.filter { $0.hasPrefix(batchRead) || $0.contains("sessions") || $0.contains("token_hash") }.count
         #expect(sessionReads == batches, "one session read a batch: \(sessionReads) in \(batches) batches")
         let counted = try await fixture.count("SELECT joined_count FROM rooms WHERE tenant_id = ANY($1) AND room_id = \(room.id)")
         let members = try await fixture.count("SELECT count(*)::int FROM room_members WHERE tenant_id = ANY($1) AND room_id = \(room.id) AND status = 'joined'")

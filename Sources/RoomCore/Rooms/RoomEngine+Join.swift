@@ -58,12 +58,7 @@ extension RoomEngine {
         }
         var live: [String: AccountID] = [:]
         if !hashes.isEmpty {
-            let rows = try await database.query("""
-                SELECT s.token_hash, s.plugin_id, s.accid FROM unnest(\(hashes)::text[], \(plugins)::text[]) AS asked(h, p)
-                JOIN sessions s ON s.tenant_id = \(tenant.id) AND s.token_hash = asked.h AND s.plugin_id = asked.p
-                JOIN accounts a ON a.tenant_id = s.tenant_id AND a.accid = s.accid
-                WHERE s.revoked_at IS NULL AND s.expires_at > \(now)
-                """)
+            let rows = try await database.query(LiveSessions.query(tenant.id, tokenHashes: hashes, pluginIDs: plugins, now: now))
             for (hash, plugin, account) in try rows.decode((String, String, String).self) { live[plugin + "|" + hash] = account }
         }
         return requests.map { request in
