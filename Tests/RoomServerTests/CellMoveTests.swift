@@ -188,6 +188,43 @@ import Testing
         }
     }
 
+    /// A rollback whose own drop of the replication failed (the move's row
+    /// is gone first, so the tenant is served again at once) left the
+    /// publications, the slot and the subscription behind. The next move of
+    /// the tenant drops them and moves: it failed on "already exists".
+    @Test func aMoveAfterARollbackThatLeftItsReplicationBehindClearsItAndMoves() async throws {
+        let fixture = try await ServerFixture()
+        let home = fixture.database
+        try await CellsTests.withSecondCell { second in
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            try await cells.load(from: home)
+            let moving = fixture.id(1)
+            let name = "rk_move_" + moving.replacingOccurrences(of: "-", with: "_")
+            try await fixture.live(database: home.routed(by: cells), seconds: 120) { http in
+                let created = try await http.post("/admin/v1/tenants/\(moving)/rooms", key: fixture.key(1),
+                                                  json: #"{"plugin":"test-rooms","name":"Lobby","owner":"alice","ttlSeconds":600}"#)
+                let room = try #require(created.json["id"]?.int64, "\(created.text)")
+                // What the failed rollback left: no move recorded, its replication there.
+                try await home.query("CREATE PUBLICATION \(unescaped: name) FOR TABLE rooms WHERE (tenant_id = '\(unescaped: moving)')")
+                try await home.query("CREATE PUBLICATION \(unescaped: name)_append FOR TABLE audit_log WHERE (tenant_id = '\(unescaped: moving)') WITH (publish = 'insert')")
+                try await home.query("SELECT pg_create_logical_replication_slot(\(name), 'pgoutput')::text")
+                try await second.query("""
+                    CREATE SUBSCRIPTION \(unescaped: name) CONNECTION '\(unescaped: try Self.source(home).conninfo.replacingOccurrences(of: "'", with: "''"))'
+                    PUBLICATION \(unescaped: name) WITH (connect = false, enabled = false, create_slot = false, slot_name = NONE)
+                    """)
+                try await Self.forgetStoppedServers(home)
+                _ = try await TenantMove(tenant: moving, home: home, source: try Self.source(home),
+                                         target: .init(name: "cell2", database: second, conninfo: ""), report: { print("move: \($0)") }).run()
+                #expect(cells.cell(of: moving) == "cell2")
+                #expect(try await Self.rooms(second, of: moving).contains(room))
+                #expect(try await home.query("SELECT count(*)::int FROM pg_publication WHERE pubname LIKE 'rk_move_%'").decode(Int.self)[0] == 0)
+                #expect(try await home.query("SELECT count(*)::int FROM pg_replication_slots WHERE slot_name LIKE 'rk_move_%'").decode(Int.self)[0] == 0)
+                #expect(try await second.query("SELECT count(*)::int FROM pg_subscription WHERE subname LIKE 'rk_move_%'").decode(Int.self)[0] == 0)
+            }
+            try await home.query("DELETE FROM tenant_cells WHERE tenant_id = \(moving)")
+        }
+    }
+
     /// A moved tenant's rooms expire, its side effects are delivered and its
     /// event feed goes on, from the new cell (#43: "rooms' expiry, outbox
     /// entries carry over, nothing lost from the outbox or the feed"): a

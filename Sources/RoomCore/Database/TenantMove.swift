@@ -96,6 +96,11 @@ public struct TenantMove: Sendable {
             }
             report("an interrupted move of \(tenant) (\(phase)) is rolled back first")
             try await rollBack()
+        } else {
+            // A rollback whose own drop failed leaves the replication with
+            // no move recorded (its row goes first: the tenant is served
+            // again at once), and this move's CREATEs would fail on it.
+            try await dropReplication()
         }
         try await checkTargetEmpty()
         // Before the tenant's first write there: its ids only grow (`IDBlocks`).
