@@ -209,7 +209,8 @@ private final class LockWaits: Sendable {
         let store = AccountStore(database: fixture.database, clock: fixture.clock)
         func session(_ accid: String, plugin: String = TestRoomsPlugin.pluginID) async throws -> String {
             try await fixture.database.query("INSERT INTO accounts (tenant_id, accid, nickname, avatar, role, created_at) VALUES (\(tenant), \(accid), '', '', 'user', now())")
-            return try await store.openSession(tenant, accid: accid, pluginID: plugin, ttlSeconds: 600).sid
+            let opened = try await store.openSession(tenant, accid: accid, pluginID: plugin, ttlSeconds: 600)
+            return opened.sid
         }
         var sids: [String] = []
         for index in 0..<40 { sids.append(try await session("member\(index)")) }

@@ -11,7 +11,7 @@ import Testing
         let local = fixture.local()
         let chatroom = try await local.createChatroom(name: "hall", creator: "host")
         let dead = UUID()
-        try await local.connect(dead, accid: "ghost", instance: "crashed")
+        _ = try await local.connect(dead, accid: "ghost", instance: "crashed")
         try await local.sendChatroomMessage(chatroom, from: "host", type: "100", body: "{}", persist: false, messageID: UUID().uuidString)
         try await local.sendNotification(from: "host", to: "away", attach: "{}", storeOffline: true)
         try await local.sendNotification(from: "host", to: "away", attach: "{}", storeOffline: false)
@@ -69,7 +69,7 @@ import Testing
         let chatroom = try await local.createChatroom(name: "hall", creator: "host")
         let live = UUID(), stale = UUID()
         for (connection, accid) in [(live, "alive"), (stale, "ghost")] {
-            try await local.connect(connection, accid: accid, instance: hub.instanceID)
+            _ = try await local.connect(connection, accid: accid, instance: hub.instanceID)
             #expect(try await local.enter(chatroom, connection: connection, accid: accid))
         }
         _ = hub.register(live, tenantID: fixture.tenant.id, accid: "alive")

@@ -394,8 +394,8 @@ import PostgresNIO
             let entry = OutboxEntry(
                 tenantID: fixture.tenant.id, id: Int64(index + 1), roomID: room.id, kind: "im", payload: "", effect: .im(effect),
                 status: .pending, attempts: 1, nextAttemptAt: fixture.clock.now(), lastError: nil, createdAt: fixture.clock.now(), deliveredAt: nil)
-            try await deliverer.deliver(entry)
-            try await deliverer.deliver(entry)
+            _ = try await deliverer.deliver(entry)
+            _ = try await deliverer.deliver(entry)
         }
         let events = try await fixture.database.query(
             "SELECT kind, count(*)::int FROM im_events WHERE tenant_id = \(fixture.tenant.id) AND chatroom_id = \(chatroom) GROUP BY kind ORDER BY kind")

@@ -75,7 +75,7 @@ import Testing
         let purger = RetentionPurger(database: fixture.database, clock: fixture.clock, tenants: { [tenant] }, batch: 1, logger: Logger(label: "retention"))
 
         let closed = try await fixture.room(owner: "old-owner", ttl: 86_400 * 300)
-        try await fixture.engine.join(closed.id, account: "member", in: tenant, pluginID: nil)
+        _ = try await fixture.engine.join(closed.id, account: "member", in: tenant, pluginID: nil)
         _ = try await fixture.engine.dissolve(closed.id, by: .account("old-owner"), in: tenant, pluginID: nil)
         let alsoClosed = try await fixture.room(owner: "old-owner-2")
         _ = try await fixture.engine.dissolve(alsoClosed.id, by: .account("old-owner-2"), in: tenant, pluginID: nil)

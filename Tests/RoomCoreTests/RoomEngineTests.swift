@@ -156,7 +156,7 @@ import Testing
         }
         let local = fixture.local()
         let connection = UUID()
-        try await local.connect(connection, accid: "dave", instance: "test")
+        _ = try await local.connect(connection, accid: "dave", instance: "test")
         #expect(try await local.enter(chatroom, connection: connection, accid: "dave"))
         #expect(try await local.isMember("dave", of: chatroom))
         _ = try await fixture.engine.join(room.id, account: "dave", in: fixture.tenant, pluginID: nil)

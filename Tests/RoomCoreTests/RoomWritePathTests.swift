@@ -107,7 +107,7 @@ import Testing
         }
         try await run("extend") { _ = try await engine.extend(room.id, bySeconds: 60, by: .admin, in: tenant, pluginID: nil) }
         try await run("change") {
-            try await engine.change(room.id, in: tenant, pluginID: plugin, rows: table) { snapshot in (RoomChange<Player>(), snapshot.rows.count) }
+            _ = try await engine.change(room.id, in: tenant, pluginID: plugin, rows: table) { snapshot in (RoomChange<Player>(), snapshot.rows.count) }
         }
         try await run("mutate") {
             try await engine.mutate(room.id, in: tenant, pluginID: plugin, tables: []) { tx in try await tx.updateAttributes(of: TestRoomsPlugin.self) { $0.bgId = 1 } }

@@ -276,7 +276,7 @@ private struct NoDeliverer: OutboxDeliverer {
             let chatroom = try #require(room.imChatroomID)
             let message = OutboxMessage.im(.chatroomMessage(chatroom: chatroom, from: "o", type: "100", body: "{}", persist: false), roomID: room.id)
             let now = fixture.clock.now()
-            try await second.transaction { connection in
+            _ = try await second.transaction { connection in
                 try await OutboxStore.enqueue([message], tenantID: placed.id, webhooks: [], now: now, on: connection, logger: fixture.logger)
             }
             let stays = try await fixture.room(owner: "o", ttl: 60, in: fixture.tenants[0])

@@ -47,7 +47,7 @@ public struct EngineFixture: Sendable {
         let message = OutboxMessage.im(.chatroomMessage(chatroom: chatroom, from: account, type: "100", body: #"{"joined":"\#(account)"}"#, persist: false),
                                        roomID: room.id)
         let now = clock.now()
-        try await database.transaction { connection in
+        _ = try await database.transaction { connection in
             try await OutboxStore.enqueue([message], tenantID: tenant.id, webhooks: [], now: now, on: connection, logger: logger)
         }
     }

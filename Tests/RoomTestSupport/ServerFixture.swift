@@ -7,7 +7,6 @@ import NIOCore
 import RoomCore
 import RoomProviders
 import RoomServer
-import RoomTestSupport
 
 /// A server on the test database with tenants of its own, run live on 127.0.0.1.
 public struct ServerFixture: Sendable {

@@ -59,7 +59,7 @@ extension Database {
             while cells.runningOf(tenant) > 0, ContinuousClock.now < until {
                 try await Task.sleep(for: .milliseconds(5))
             }
-            try await inFirstCell {
+            _ = try await inFirstCell {
                 try await query("""
                     INSERT INTO tenant_move_acks (tenant_id, instance_id, acked_at)
                     SELECT tenant_id, \(instanceID), now() FROM tenant_moves WHERE tenant_id = \(tenant) AND phase = 'fenced'

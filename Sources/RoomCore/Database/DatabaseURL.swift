@@ -135,12 +135,12 @@ public enum DatabaseURL {
         case "prefer":
             return Host(
                 name: hostName,
-                pool: .init(host: host, port: port, username: user, password: password, database: name, tls: try .prefer(.clientDefault)),
+                pool: .init(host: host, port: port, username: user, password: password, database: name, tls: .prefer(.clientDefault)),
                 connection: .init(host: host, port: port, username: user, password: password, database: name, tls: try .prefer(.init(configuration: .clientDefault))))
         default:
             return Host(
                 name: hostName,
-                pool: .init(host: host, port: port, username: user, password: password, database: name, tls: try .require(.clientDefault)),
+                pool: .init(host: host, port: port, username: user, password: password, database: name, tls: .require(.clientDefault)),
                 connection: .init(host: host, port: port, username: user, password: password, database: name, tls: try .require(.init(configuration: .clientDefault))))
         }
     }

@@ -13,7 +13,7 @@ public struct TenantReloader: Service {
     public func run() async throws {
         // Registering the signal source is itself an await: keep it inside the
         // cancellation too, or a shutdown that comes first waits forever.
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             for await _ in await UnixSignalsSequence(trapping: .sighup) {
                 switch tenants.reload(logger: logger) {
                 case .applied:

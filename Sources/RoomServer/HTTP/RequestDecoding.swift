@@ -74,7 +74,7 @@ extension Parameters {
 /// and those that may be null, are that schema's (`AdminContract.body`);
 /// `AdminContractTests` decodes each body listed in `AdminAPI.bodies` and
 /// proves it reads exactly those fields.
-protocol AdminBody: Decodable {
+protocol AdminBody: Decodable, SendableMetatype {
     static var schema: String { get }
 }
 

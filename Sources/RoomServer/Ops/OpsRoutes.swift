@@ -39,7 +39,7 @@ struct OpsRoutes: Sendable {
         router.get("metrics") { request, context -> Response in
             // The database answering is a metric itself (#30: an alert on it):
             // a failed read is a 0, and the last values of the gauges stay.
-            let up = metrics.makeGauge(name: "roomkeeper_database_up")
+            let up = metrics.makeGauge(descriptor: .named("roomkeeper_database_up", help: "1 when the last read of the database for /metrics succeeded, else 0"))
             _ = PrimaryRouter.primaryChanges
             do {
                 try await refresher.refreshIfStale { try await gauges.refresh(services: services, registry: metrics) }
@@ -102,7 +102,7 @@ actor GaugeRefresher {
         let task = Task { try await read() }
         running = task
         reads += 1
-        AppMetrics.registry.makeCounter(name: "roomkeeper_metrics_reads_total").increment()
+        AppMetrics.registry.makeCounter(descriptor: .named("roomkeeper_metrics_reads_total", help: "Reads of the database made to answer /metrics")).increment()
         defer { running = nil }
         try await task.value
         last = .now
@@ -148,11 +148,11 @@ final class RoomGauges: Sendable {
             for row in undelivered { outbox[["outbox", row.key], default: 0] += row.count }
             overdue += late
         }
-        registry.makeGauge(name: "roomkeeper_rooms_overdue").set(Double(overdue))
+        registry.makeGauge(descriptor: .named("roomkeeper_rooms_overdue", help: "Open rooms more than a minute past their expiry: the sweeper is behind")).set(Double(overdue))
         // Moves of tenants between cells in progress, by phase, and the
         // tenants this instance holds fenced now (#43).
         if let cells = database.cells {
-            registry.makeGauge(name: "roomkeeper_tenants_fenced").set(Double(cells.fenced.count))
+            registry.makeGauge(descriptor: .named("roomkeeper_tenants_fenced", help: "Tenants this instance holds fenced for a move between cells")).set(Double(cells.fenced.count))
             let moves = try await database.inFirstCell {
                 try await database.query("""
                     -- cross-tenant: /metrics counts the moves in progress
@@ -160,7 +160,7 @@ final class RoomGauges: Sendable {
                     """).decode((String, Int).self)
             }
             for phase in ["copying", "fenced", "flipped"] {
-                registry.makeGauge(name: "roomkeeper_tenant_moves", labels: [("phase", phase)])
+                registry.makeGauge(descriptor: .named("roomkeeper_tenant_moves", help: "Moves of tenants between cells in progress, by phase"), labels: [("phase", phase)])
                     .set(Double(moves.first { $0.0 == phase }?.1 ?? 0))
             }
         }
@@ -173,10 +173,18 @@ final class RoomGauges: Sendable {
         for key in all {
             let value = Double(current[key] ?? 0)
             if key[0] == "rooms" {
-                registry.makeGauge(name: "roomkeeper_rooms", labels: [("plugin", key[1]), ("state", key[2])]).set(value)
+                registry.makeGauge(descriptor: .named("roomkeeper_rooms", help: "Rooms by plugin and state"), labels: [("plugin", key[1]), ("state", key[2])]).set(value)
             } else {
-                registry.makeGauge(name: "roomkeeper_outbox_entries", labels: [("status", key[1])]).set(value)
+                registry.makeGauge(descriptor: .named("roomkeeper_outbox_entries", help: "Outbox entries not yet delivered, by status"), labels: [("status", key[1])]).set(value)
             }
         }
+    }
+}
+
+extension MetricNameDescriptor {
+    /// A metric named whole, as our series are (`roomkeeper_…`), with its
+    /// `# HELP` line.
+    static func named(_ name: String, help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 }
