@@ -31,6 +31,15 @@ import Testing
         try await home.query("DELETE FROM instances WHERE seen_at < (SELECT max(seen_at) FROM instances)")
     }
 
+    /// A second cell for `body`, and the directory of both loaded from `home`.
+    static func withSecondCell(loadedFrom home: Database, _ body: @escaping @Sendable (Database, Cells) async throws -> Void) async throws {
+        try await CellsTests.withSecondCell { second in
+            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
+            try await cells.load(from: home)
+            try await body(second, cells)
+        }
+    }
+
     static func rooms(_ database: Database, of tenant: TenantID) async throws -> Set<Int64> {
         Set(try await database.query("SELECT room_id FROM rooms WHERE tenant_id = \(tenant)").decode(Int64.self))
     }
@@ -54,9 +63,7 @@ import Testing
     @Test func aTenantMovesWhileItsWritesGoOn() async throws {
         let fixture = try await ServerFixture()
         let home = fixture.database
-        try await CellsTests.withSecondCell { second in
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
-            try await cells.load(from: home)
+        try await Self.withSecondCell(loadedFrom: home) { second, cells in
             let stays = fixture.id(0), moving = fixture.id(1)
             try await fixture.live(database: home.routed(by: cells), seconds: 120) { http in
                 func create(_ index: Int, _ name: String) async throws -> (status: Int, id: Int64?) {
@@ -134,9 +141,7 @@ import Testing
     @Test func aFenceNotAcknowledgedRollsBackCleanly() async throws {
         let fixture = try await ServerFixture()
         let home = fixture.database
-        try await CellsTests.withSecondCell { second in
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
-            try await cells.load(from: home)
+        try await Self.withSecondCell(loadedFrom: home) { second, cells in
             let moving = fixture.id(1)
             let silent = "silent-" + Secrets.randomToken(bytes: 4)
             try await fixture.live(database: home.routed(by: cells), seconds: 120) { http in
@@ -161,9 +166,7 @@ import Testing
     @Test func aTargetThatCannotTakeTheCopyRollsBackCleanly() async throws {
         let fixture = try await ServerFixture()
         let home = fixture.database
-        try await CellsTests.withSecondCell { second in
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
-            try await cells.load(from: home)
+        try await Self.withSecondCell(loadedFrom: home) { second, cells in
             let moving = fixture.id(1)
             try await second.query("""
                 CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -195,9 +198,7 @@ import Testing
     @Test func aMoveAfterARollbackThatLeftItsReplicationBehindClearsItAndMoves() async throws {
         let fixture = try await ServerFixture()
         let home = fixture.database
-        try await CellsTests.withSecondCell { second in
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
-            try await cells.load(from: home)
+        try await Self.withSecondCell(loadedFrom: home) { second, cells in
             let moving = fixture.id(1)
             let name = "rk_move_" + moving.replacingOccurrences(of: "-", with: "_")
             try await fixture.live(database: home.routed(by: cells), seconds: 120) { http in
@@ -234,10 +235,8 @@ import Testing
         let fixture = try await ServerFixture()
         let home = fixture.database
         let clock = try #require(fixture.clock as? ManualClock)
-        try await CellsTests.withSecondCell { second in
+        try await Self.withSecondCell(loadedFrom: home) { second, cells in
             let moving = fixture.id(1)
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
-            try await cells.load(from: home)
             try await fixture.live(database: home.routed(by: cells), seconds: 120) { http in
                 func feed(after cursor: String) async throws -> (types: [String], cursors: [Int64], next: String) {
                     let page = try await http.get("/admin/v1/tenants/\(moving)/events?after=\(cursor)&limit=200", key: fixture.key(1))
@@ -289,10 +288,8 @@ import Testing
     @Test func aMovedTenantsSocketsHearEachOtherFromTheNewCell() async throws {
         let fixture = try await ServerFixture(clock: SystemClock())
         let home = fixture.database
-        try await CellsTests.withSecondCell { second in
+        try await Self.withSecondCell(loadedFrom: home) { second, cells in
             let moving = fixture.id(1)
-            let cells = try Cells(home: "cell1", others: [Cells.Cell(name: "cell2", database: second)])
-            try await cells.load(from: home)
             let routed = home.routed(by: cells)
             let (alice, bob, chatroom) = try await CellsTests.aliceBobAndHall(fixture, moving, routed: routed)
             try await fixture.live(ownTenants: true, database: routed, seconds: 120) { http in
