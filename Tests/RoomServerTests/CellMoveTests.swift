@@ -92,8 +92,10 @@ import Testing
                     return (acknowledged, refused, other)
                 }
                 try await Self.forgetStoppedServers(home)
+                let reported = Mutex<[String]>([])
                 let move = try TenantMove(tenant: moving, home: home, source: try Self.source(home),
-                                          target: .init(name: "cell2", database: second, conninfo: ""), report: { print("move: \($0)") })
+                                          target: .init(name: "cell2", database: second, conninfo: ""),
+                                          report: { line in print("move: \(line)"); reported.withLock { $0.append(line) } })
                 let timings: TenantMove.Timings
                 do { timings = try await move.run() } catch { Issue.record("\(String(reflecting: error))"); throw error }
                 try await Task.sleep(for: .milliseconds(300))
@@ -105,6 +107,12 @@ import Testing
                 #expect(during.other.isEmpty, "only 201 and 503: \(during.other)")
                 #expect(during.acknowledged.count > 5, "writes went on: \(during.acknowledged.count) acknowledged, \(during.refused) refused")
                 #expect(timings.fence < .seconds(5), "the tenant's write pause: \(timings.fence)")
+                // The copy says how many tables it took at once: the target's
+                // setting, which decides how much of the cell's cores it takes.
+                let atOnce = try await second.query("SELECT current_setting('max_sync_workers_per_subscription')::int").decode(Int.self)[0]
+                let copied = reported.withLock { $0.first { $0.hasPrefix("copied: ") } }
+                #expect(copied?.hasPrefix("copied: \(try await TenantMove.tables(on: home).count) tables, \(atOnce) at a time") == true,
+                        "\(copied ?? "no copy reported")")
                 #expect(cells.cell(of: moving) == "cell2", "every instance follows the flip")
                 let moved = try await Self.rooms(second, of: moving)
                 let lost = before.union(during.acknowledged).union(after).subtracting(moved)
@@ -179,8 +187,10 @@ import Testing
                                                   json: #"{"plugin":"test-rooms","name":"Lobby","owner":"alice","ttlSeconds":600}"#)
                 let room = try #require(created.json["id"]?.int64, "\(created.text)")
                 try await Self.forgetStoppedServers(home)
+                let reported = Mutex<[String]>([])
                 let move = try TenantMove(tenant: moving, home: home, source: try Self.source(home),
-                                          target: .init(name: "cell2", database: second, conninfo: ""), report: { print("move: \($0)") })
+                                          target: .init(name: "cell2", database: second, conninfo: ""),
+                                          report: { line in print("move: \(line)"); reported.withLock { $0.append(line) } })
                 await #expect(throws: TenantMove.Failed.self) { _ = try await move.run() }
                 let steps = try await home.query("""
                     SELECT outcome FROM audit_log WHERE tenant_id = \(moving) AND action = 'tenant.move' ORDER BY audit_id DESC LIMIT 1
