@@ -126,6 +126,7 @@ import Testing
             #expect(limits["budgets"]?["client"]?["perSecond"] == .number(1) && limits["budgets"]?["client"]?["burst"] == .number(5))
             #expect(limits["budgets"]?["admin"]?["burst"] == .number(3) && limits["budgets"]?["account"]?["perSecond"] == .number(50), "defaults where unset")
             #expect((limits["instances"]?.int64 ?? 0) >= 1)
+            #expect(limits["roomJoins"]?["perSecond"] == .number(1_000) && limits["roomJoins"]?["burst"] == .number(100), "a room's join pace: the default")
             #expect(limits["usage"]?["accounts"] == .number(1) && limits["usage"]?["openRooms"] == .number(0))
             #expect(limits["quotas"]?.arrayValue?.first?["plugin"]?.string == "audio-chatroom")
             #expect(limits["maxAccounts"] == nil, "no accounts quota: the field is absent, as the contract says")
@@ -137,11 +138,11 @@ import Testing
     /// A tenant file's bad `[limits]` is refused with the field named.
     @Test func aBadLimitIsRefusedNamingItsField() async throws {
         let database = try await TestDatabase.shared()
-        let text = TestTenants.file(id: "limited", pluginTable: "[plugins.audio-chatroom]\n\n[limits]\nclientPerSecond = 0\nadminBurst = \"many\"\naccountPerSecond = 10\naccountBurst = 5\n")
+        let text = TestTenants.file(id: "limited", pluginTable: "[plugins.audio-chatroom]\n\n[limits]\nclientPerSecond = 0\nadminBurst = \"many\"\naccountPerSecond = 10\naccountBurst = 5\nroomJoinsPerSecond = 0\n")
         let loader = TenantLoader(registry: AudioChatroomFixture.registry, providers: StandardProviderCatalog(database: database, clock: ManualClock()),
                                   environment: TestTenants.environment)
         let (tenant, issues) = loader.parse(id: "limited", file: "limited.toml", text: text)
         #expect(tenant == nil)
-        #expect(Set(issues.map(\.field)) == ["limits.clientPerSecond", "limits.adminBurst", "limits.accountBurst"], "\(issues)")
+        #expect(Set(issues.map(\.field)) == ["limits.clientPerSecond", "limits.adminBurst", "limits.accountBurst", "limits.roomJoinsPerSecond"], "\(issues)")
     }
 }

@@ -40,7 +40,7 @@ extension RoomEngine {
         }
         let request = RoomJoinQueue.Request(joiner: .session(tokenHash: Secrets.sha256Hex(sid), refusal: caller.refusal), role: role,
                                             inIMChatroom: nil, pluginID: pluginID)
-        let (outcome, batch) = try await joinQueue.join(.init(tenant: tenant.id, room: roomID), request) { requests in
+        let (outcome, batch) = try await joinQueue.join(.init(tenant: tenant.id, room: roomID), request, pace: tenant.budgets.roomJoins) { requests in
             try await self.joinBatch(requests, roomID: roomID, in: tenant)
         }
         return try await sharedAnswers.answer(batch, name: name) { try await answer(outcome.room) }
@@ -75,7 +75,7 @@ extension RoomEngine {
                              pluginID: String?) async throws -> (JoinOutcome, RoomJoinQueue.Batch) {
         let inIMChatroom = try await imMembership(roomID, account: account, in: tenant, pluginID: pluginID)
         let request = RoomJoinQueue.Request(account: account, role: role, inIMChatroom: inIMChatroom, pluginID: pluginID)
-        return try await joinQueue.join(.init(tenant: tenant.id, room: roomID), request) { requests in
+        return try await joinQueue.join(.init(tenant: tenant.id, room: roomID), request, pace: tenant.budgets.roomJoins) { requests in
             try await self.joinBatch(requests, roomID: roomID, in: tenant)
         }
     }

@@ -75,7 +75,18 @@ final class RoomJoinQueue: Sendable {
         var nextBatch: UInt64 = 0
         var batches = 0
         var joins = 0
+        /// Each room's pace (`RoomJoinPace`), kept between its batches;
+        /// forgotten once full again (a new one would start the same).
+        var paces: [RoomWriteQueue.Key: RoomJoinPace] = [:]
     }
+
+    /// Seconds of a monotonic clock, for the paces.
+    private static func now() -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
+    private static let start = ContinuousClock.now
 
     private let state = Mutex(State())
 
@@ -83,7 +94,9 @@ final class RoomJoinQueue: Sendable {
     var counts: (batches: Int, joins: Int) { state.withLock { ($0.batches, $0.joins) } }
 
     /// `write` decides and writes a batch, answering each request in order.
-    func join(_ key: RoomWriteQueue.Key, _ request: Request,
+    /// `pace`: the room's joins a second on this instance and its burst
+    /// (`RequestBudgets.roomJoins`).
+    func join(_ key: RoomWriteQueue.Key, _ request: Request, pace: RequestBudgets.Budget,
               write: @Sendable ([Request]) async throws -> [Outcome]) async throws -> (RoomEngine.JoinOutcome, Batch) {
         let queued: UInt64? = state.withLock { state in
             guard state.lines[key] != nil else {
@@ -96,24 +109,41 @@ final class RoomJoinQueue: Sendable {
         if let id = queued {
             // Parked, the join gives its request slot back (`RequestSlot`).
             let turn = try await RequestSlot.whileParked {
-                try await waitForTurn(key, id: id, request: request, until: DatabaseDeadline.until(atMost: DatabaseDeadline.statementSeconds))
+                try await waitForTurn(key, id: id, request: request, waitingAtMost: Self.waitingAtMost(pace),
+                                      until: DatabaseDeadline.until(atMost: DatabaseDeadline.statementSeconds))
             }
             switch turn {
             case .done(let outcome, let batch): return (try outcome.get(), batch)
             case .lead: break
             }
         }
-        return try await lead(key, request, write: write)
+        return try await lead(key, request, pace: pace, write: write)
     }
 
-    private func lead(_ key: RoomWriteQueue.Key, _ own: Request,
+    private func lead(_ key: RoomWriteQueue.Key, _ own: Request, pace budget: RequestBudgets.Budget,
                       write: @Sendable ([Request]) async throws -> [Outcome]) async throws -> (RoomEngine.JoinOutcome, Batch) {
-        let (others, batch): ([Waiter], Batch) = state.withLock { state in
-            let taken = Array(state.lines[key, default: []].prefix(Self.batchLimit - 1))
-            state.lines[key]?.removeFirst(taken.count)
-            state.nextBatch += 1
-            return (taken, Batch(room: key, number: state.nextBatch))
+        var taken: ([Waiter], Batch)?
+        while taken == nil {
+            let decision: RoomJoinPace.Decision
+            (decision, taken) = state.withLock { state in
+                let now = Self.now()
+                var pace = state.paces[key] ?? RoomJoinPace(perSecond: budget.perSecond, burst: budget.burst, now: now)
+                let decision = pace.decide(wanted: min(Self.batchLimit, 1 + state.lines[key, default: []].count), now: now)
+                state.paces[key] = pace
+                guard case .take(let count) = decision else { return (decision, nil) }
+                let others = Array(state.lines[key, default: []].prefix(count - 1))
+                state.lines[key]?.removeFirst(others.count)
+                state.nextBatch += 1
+                return (decision, (others, Batch(room: key, number: state.nextBatch)))
+            }
+            // Short of tokens: at most a chunk of the pace (20 ms), parked
+            // (the slot given back), and not cut short by cancellation: the
+            // room's line waits on this leader, which must write or hand on.
+            if case .wait(let seconds) = decision {
+                _ = try? await RequestSlot.whileParked { try? await Task.sleep(for: .seconds(seconds)) }
+            }
         }
+        let (others, batch) = taken!
         let outcomes: [Outcome]
         do {
             outcomes = try await write([own] + others.map(\.request))
@@ -132,6 +162,11 @@ final class RoomJoinQueue: Sendable {
             state.joins += carried
             guard let first = state.lines[key]?.first else {
                 state.lines[key] = nil
+                // Rooms no longer joined forget their paces (a few a room at most).
+                if state.paces.count > 1_024 {
+                    let now = Self.now()
+                    state.paces = state.paces.filter { state.lines[$0.key] != nil || !$0.value.isFull(at: now) }
+                }
                 return nil
             }
             state.lines[key]?.removeFirst()
@@ -140,7 +175,18 @@ final class RoomJoinQueue: Sendable {
         next?.continuation.resume(returning: .lead)
     }
 
-    private func waitForTurn(_ key: RoomWriteQueue.Key, id: UInt64, request: Request, until deadline: ContinuousClock.Instant) async throws -> Turn {
+    /// Seconds of its pace a room's line may hold: a join past them is
+    /// refused at once as too many (a 429 in its wire), where it would wait
+    /// in memory for a turn it may not get before its deadline (12 s).
+    static let horizonSeconds = 2
+
+    /// Joins a room's line holds at most: two seconds of its pace past its burst.
+    static func waitingAtMost(_ pace: RequestBudgets.Budget) -> Int {
+        pace.burst + pace.perSecond * horizonSeconds
+    }
+
+    private func waitForTurn(_ key: RoomWriteQueue.Key, id: UInt64, request: Request, waitingAtMost: Int,
+                             until deadline: ContinuousClock.Instant) async throws -> Turn {
         let timer = Task { [weak self] in
             try await Task.sleep(until: deadline)
             self?.withdraw(key, id: id, because: DatabaseUnavailable("the room has more joins waiting than it can take in time; try again"))
@@ -157,6 +203,9 @@ final class RoomJoinQueue: Sendable {
                     }
                     if Task.isCancelled { return .ended(CancellationError()) }
                     if ContinuousClock.now >= deadline { return .ended(DatabaseUnavailable("the room's joins waited too long; try again")) }
+                    if state.lines[key]!.count >= waitingAtMost {
+                        return .ended(RoomError.rateLimited(action: "joins waiting for this room", limit: RateLimit(waitingAtMost, per: Self.horizonSeconds)))
+                    }
                     state.lines[key]!.append(Waiter(id: id, request: request, continuation: continuation))
                     return .waiting
                 }

@@ -52,6 +52,9 @@ struct LimitsDTO: ResponseEncodable {
     let budgets: Budgets
     /// Each instance enforces its share: the budget over the instances alive.
     let perInstance: Budgets
+    /// One room's joins a second on each instance, not divided: the pace
+    /// protects an instance's cores, which each instance has its own of.
+    let roomJoins: Budget
     let quotas: [Quota]
     /// Accounts the tenant may hold (`[limits] maxAccounts`); nil: no quota.
     let maxAccounts: Int?
@@ -67,6 +70,7 @@ struct LimitsDTO: ResponseEncodable {
         budgets = Budgets(client: budget(set.client, over: 1), admin: budget(set.admin, over: 1), account: budget(set.account, over: 1))
         perInstance = Budgets(client: budget(set.client, over: instances), admin: budget(set.admin, over: instances),
                               account: budget(set.account, over: instances))
+        roomJoins = budget(set.roomJoins, over: 1)
         quotas = tenant.plugins.keys.sorted().compactMap { id in
             tenant.plugins[id].map { Quota(plugin: id, maxOpenRooms: $0.policy.maxRooms, maxOpenRoomsPerOwner: $0.policy.maxRoomsPerOwner) }
         }

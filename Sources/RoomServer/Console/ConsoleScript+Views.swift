@@ -120,6 +120,7 @@ extension ConsoleScript {
       const rows = [['Client requests', rate(limits.budgets.client), rate(limits.perInstance.client), ''],
         ['Admin requests (tenant keys)', rate(limits.budgets.admin), rate(limits.perInstance.admin), ''],
         ['Requests per account', rate(limits.budgets.account), rate(limits.perInstance.account), ''],
+        ['Joins into one room', '', rate(limits.roomJoins), ''],
         ...limits.quotas.map((q) => ['Open rooms of ' + q.plugin,
           (q.maxOpenRooms ?? 'no limit') + (q.maxOpenRoomsPerOwner ? ', ' + q.maxOpenRoomsPerOwner + ' per owner' : ''), '', '']),
         ['Open rooms', '', '', limits.usage.openRooms], ['Accounts', limits.maxAccounts ?? 'no limit', '', limits.usage.accounts], ['Local IM sockets', '', '', limits.usage.sockets]];

@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.budget import Budget
   from ..models.budgets import Budgets
   from ..models.tenant_limits_quotas_item import TenantLimitsQuotasItem
   from ..models.tenant_limits_usage import TenantLimitsUsage
@@ -32,6 +33,7 @@ class TenantLimits:
             instances (int):
             per_instance (Budgets):
             quotas (list[TenantLimitsQuotasItem]):
+            room_joins (Budget):
             tenant (str):
             usage (TenantLimitsUsage):
             max_accounts (int | None | Unset): accounts the tenant may hold; absent: no quota
@@ -41,6 +43,7 @@ class TenantLimits:
     instances: int
     per_instance: Budgets
     quotas: list[TenantLimitsQuotasItem]
+    room_joins: Budget
     tenant: str
     usage: TenantLimitsUsage
     max_accounts: int | None | Unset = UNSET
@@ -50,6 +53,7 @@ class TenantLimits:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.budget import Budget # noqa: PLC0415
         from ..models.budgets import Budgets # noqa: PLC0415
         from ..models.tenant_limits_quotas_item import TenantLimitsQuotasItem # noqa: PLC0415
         from ..models.tenant_limits_usage import TenantLimitsUsage # noqa: PLC0415
@@ -65,6 +69,8 @@ class TenantLimits:
             quotas.append(quotas_item)
 
 
+
+        room_joins = self.room_joins.to_dict()
 
         tenant = self.tenant
 
@@ -84,6 +90,7 @@ class TenantLimits:
             "instances": instances,
             "perInstance": per_instance,
             "quotas": quotas,
+            "roomJoins": room_joins,
             "tenant": tenant,
             "usage": usage,
         })
@@ -96,6 +103,7 @@ class TenantLimits:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.budget import Budget # noqa: PLC0415
         from ..models.budgets import Budgets # noqa: PLC0415
         from ..models.tenant_limits_quotas_item import TenantLimitsQuotasItem # noqa: PLC0415
         from ..models.tenant_limits_usage import TenantLimitsUsage # noqa: PLC0415
@@ -122,6 +130,11 @@ class TenantLimits:
             quotas.append(quotas_item)
 
 
+        room_joins = Budget.from_dict(d.pop("roomJoins"))
+
+
+
+
         tenant = d.pop("tenant")
 
         usage = TenantLimitsUsage.from_dict(d.pop("usage"))
@@ -144,6 +157,7 @@ class TenantLimits:
             instances=instances,
             per_instance=per_instance,
             quotas=quotas,
+            room_joins=room_joins,
             tenant=tenant,
             usage=usage,
             max_accounts=max_accounts,

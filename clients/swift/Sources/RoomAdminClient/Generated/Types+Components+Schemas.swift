@@ -3675,6 +3675,8 @@ extension Components {
             public typealias QuotasPayload = [Components.Schemas.TenantLimits.QuotasPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/TenantLimits/quotas`.
             public var quotas: Components.Schemas.TenantLimits.QuotasPayload
+            /// - Remark: Generated from `#/components/schemas/TenantLimits/roomJoins`.
+            public var roomJoins: Components.Schemas.Budget
             /// - Remark: Generated from `#/components/schemas/TenantLimits/tenant`.
             public var tenant: Swift.String
             /// - Remark: Generated from `#/components/schemas/TenantLimits/usage`.
@@ -3736,6 +3738,7 @@ extension Components {
             ///   - maxAccounts: accounts the tenant may hold; absent: no quota
             ///   - perInstance:
             ///   - quotas:
+            ///   - roomJoins:
             ///   - tenant:
             ///   - usage:
             public init(
@@ -3744,6 +3747,7 @@ extension Components {
                 maxAccounts: Swift.Int? = nil,
                 perInstance: Components.Schemas.Budgets,
                 quotas: Components.Schemas.TenantLimits.QuotasPayload,
+                roomJoins: Components.Schemas.Budget,
                 tenant: Swift.String,
                 usage: Components.Schemas.TenantLimits.UsagePayload
             ) {
@@ -3752,6 +3756,7 @@ extension Components {
                 self.maxAccounts = maxAccounts
                 self.perInstance = perInstance
                 self.quotas = quotas
+                self.roomJoins = roomJoins
                 self.tenant = tenant
                 self.usage = usage
             }
@@ -3761,6 +3766,7 @@ extension Components {
                 case maxAccounts
                 case perInstance
                 case quotas
+                case roomJoins
                 case tenant
                 case usage
             }
@@ -3786,6 +3792,10 @@ extension Components {
                     Components.Schemas.TenantLimits.QuotasPayload.self,
                     forKey: .quotas
                 )
+                self.roomJoins = try container.decode(
+                    Components.Schemas.Budget.self,
+                    forKey: .roomJoins
+                )
                 self.tenant = try container.decode(
                     Swift.String.self,
                     forKey: .tenant
@@ -3800,6 +3810,7 @@ extension Components {
                     "maxAccounts",
                     "perInstance",
                     "quotas",
+                    "roomJoins",
                     "tenant",
                     "usage"
                 ])
