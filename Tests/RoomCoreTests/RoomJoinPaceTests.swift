@@ -48,4 +48,17 @@ import Testing
         #expect(pace.isFull(at: 0.5))
         #expect(pace.decide(wanted: 256, now: 10) == .take(50))
     }
+
+    /// A tenant reload that changes `roomJoinsPerSecond` paces a room that
+    /// already has a pace by the new one (before: the room kept the pace it
+    /// was first given until the instance forgot it).
+    @Test func aReloadsNewPaceAppliesToARoomAlreadyPaced() async {
+        struct Refused: Error {}
+        let queue = RoomJoinQueue(), key = RoomWriteQueue.Key(tenant: "t", room: 1)
+        let request = RoomJoinQueue.Request(account: "a", role: "member", inIMChatroom: nil, pluginID: nil)
+        for budget in [RequestBudgets.Budget(perSecond: 10, burst: 1), RequestBudgets.Budget(perSecond: 2_000, burst: 200)] {
+            _ = try? await queue.join(key, request, pace: budget) { requests in requests.map { _ in .failure(Refused()) } }
+            #expect(queue.pace(of: key)?.isPaced(by: budget) == true, "the room's pace after a join paced by \(budget)")
+        }
+    }
 }

@@ -63,6 +63,11 @@ public struct RoomJoinPace: Sendable, Equatable {
         return .take(taken)
     }
 
+    /// Whether this pace is `budget`'s (a reload may have changed it).
+    public func isPaced(by budget: RequestBudgets.Budget) -> Bool {
+        perSecond == Double(max(1, budget.perSecond)) && burst == Double(max(1, budget.burst))
+    }
+
     /// Whether the bucket is full by `now`: a room whose pace can be
     /// forgotten, since a new one would start the same.
     public func isFull(at now: Double) -> Bool {

@@ -93,6 +93,9 @@ final class RoomJoinQueue: Sendable {
     /// Batches written and joins they carried (for tests).
     var counts: (batches: Int, joins: Int) { state.withLock { ($0.batches, $0.joins) } }
 
+    /// A room's pace as its last batch left it (for tests).
+    func pace(of key: RoomWriteQueue.Key) -> RoomJoinPace? { state.withLock { $0.paces[key] } }
+
     /// `write` decides and writes a batch, answering each request in order.
     /// `pace`: the room's joins a second on this instance and its burst
     /// (`RequestBudgets.roomJoins`).
@@ -127,7 +130,9 @@ final class RoomJoinQueue: Sendable {
             let decision: RoomJoinPace.Decision
             (decision, taken) = state.withLock { state in
                 let now = Self.now()
-                var pace = state.paces[key] ?? RoomJoinPace(perSecond: budget.perSecond, burst: budget.burst, now: now)
+                // A reload that changed the tenant's pace starts the room a new one.
+                var pace = state.paces[key].flatMap { $0.isPaced(by: budget) ? $0 : nil }
+                    ?? RoomJoinPace(perSecond: budget.perSecond, burst: budget.burst, now: now)
                 let decision = pace.decide(wanted: min(Self.batchLimit, 1 + state.lines[key, default: []].count), now: now)
                 state.paces[key] = pace
                 guard case .take(let count) = decision else { return (decision, nil) }
