@@ -81,10 +81,7 @@ final class RoomJoinQueue: Sendable {
     }
 
     /// Seconds of a monotonic clock, for the paces.
-    private static func now() -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    }
+    private static func now() -> Double { (ContinuousClock.now - start).inSeconds }
 
     private static let start = ContinuousClock.now
 
