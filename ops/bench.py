@@ -154,6 +154,32 @@ def server_details(pid):
     return {"user_seconds": int(fields[11]) / TICKS, "system_seconds": int(fields[12]) / TICKS, "context_switches": switches}
 
 
+def calibration():
+    """The machine's speed, to compare reports of different days: one core's
+    time for a fixed piece of work (hashing 64 bytes 200,000 times, best of
+    three, in this process). Why: the same build read 1,590-2,830 joins/s
+    on 2026-11-30 and 430-530 on 2026-12-02 on machines of one kind (2
+    shared cores), and without a number for the machine itself a report
+    could not tell a slower build from a slower day."""
+    best = None
+    for _ in range(3):
+        begun = time.perf_counter()
+        digest = b"x" * 64
+        for _ in range(200_000):
+            digest = hashlib.sha256(digest).digest()
+        took = time.perf_counter() - begun
+        best = took if best is None else min(best, took)
+    return round(best * 1000, 1)
+
+
+def steal_ticks():
+    """Ticks the hypervisor gave the machine's cores to someone else (`steal`
+    in /proc/stat) and all ticks: a virtual machine's noisy neighbour."""
+    with open("/proc/stat") as handle:
+        fields = [int(x) for x in handle.readline().split()[1:]]
+    return fields[7] if len(fields) > 7 else 0, sum(fields)
+
+
 def machine_ticks():
     with open("/proc/stat") as handle:
         fields = [int(x) for x in handle.readline().split()[1:]]
@@ -1200,7 +1226,8 @@ def figure_hot_room(seconds):
                      + os.environ.get("BENCH_HOT_LIMITS", "").replace("\\n", "\n") + "\n")
     server = Server("roomkeeper", PORT)
     try:
-        result = bench_hot.figure(PORT, f"/t/{hot}/sealmic", f"/t/{TENANT}/audio-chatroom", members=2000, connections=64, rate=50, seconds=seconds)
+        result = bench_hot.figure(PORT, f"/t/{hot}/sealmic", f"/t/{TENANT}/audio-chatroom", members=2000, connections=64, rate=50, seconds=seconds,
+                                  span=lambda: CPUShare(server.process.pid))
     finally:
         server.stop()
         os.remove(os.path.join(TENANTS_DIR, f"{hot}.toml"))
@@ -1281,6 +1308,10 @@ def figure_tenant_move(seconds, rooms=100_000):
 def rows_of(figures):
     """Every figure as (figure, measured, compared with, goal, met); met is None where there is no goal."""
     rows = []
+    machine = figures.get("machine", {})
+    if "sha256_ms_after" in machine:
+        rows.append(("machine: one core's fixed work, steal", f"{machine['sha256_ms_before']} / {machine['sha256_ms_after']} ms before / after, "
+                     f"steal {machine['steal_share']:.1%}", "smaller is a faster machine (compare reports of different days)", "", None))
     flow, overhead, expiry, seats, growth = (figures.get(k) for k in ("flow", "overhead", "expiry", "seats", "growth"))
     if flow:
         worst = max(r["round_trips"] for r in flow["by_request"].values())
@@ -1441,8 +1472,14 @@ def main():
             "compare runs on fresh databases (ops/pg createdb NAME, or ops/bench without DATABASE_URL)")
     reset_bench_rows()
     started = time.time()
-    figures = {"machine": {"cpus": os.cpu_count(), "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)},
+    # `sha256_ms`: one core's time for a fixed piece of work (`calibration`),
+    # before and after the figures; `steal_share`: the cores' time the
+    # hypervisor gave elsewhere during the run. Both say how fast the day's
+    # machine was, so reports of different days compare.
+    figures = {"machine": {"cpus": os.cpu_count(), "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+                           "sha256_ms_before": calibration()},
                "database_rows_at_start": used}
+    stolen_at_start = steal_ticks()
     timed = {}
 
     def run(key, figure, *arguments):
@@ -1458,6 +1495,8 @@ def main():
     if "6" in only: run("noisy_neighbour", figure_noisy, seconds)
     if "7" in only: run("hot_room", figure_hot_room, seconds)
     if "8" in only: run("tenant_move", figure_tenant_move, seconds, 100_000 if not args.quick else 5_000)
+    stolen, ticks = (end - start for end, start in zip(steal_ticks(), stolen_at_start))
+    figures["machine"].update(sha256_ms_after=calibration(), steal_share=round(stolen / max(ticks, 1), 3))
     figures["seconds"] = round(time.time() - started)
     figures["seconds_by_figure"] = timed
     reset_bench_rows()

@@ -114,7 +114,7 @@ async def _joiner(port, hot_base, room, tokens, connections):
     return finished
 
 
-async def _figure(port, hot_base, seat_base, members, connections, rate, seconds, rounds):
+async def _figure(port, hot_base, seat_base, members, connections, rate, seconds, rounds, span):
     hot, rooms = await _prepare(port, hot_base, seat_base, members, 16, rounds)
     deadline = time.monotonic() + seconds
     cycle = lambda connection, room: _seat_cycle(seat_base, connection, room)
@@ -123,18 +123,23 @@ async def _figure(port, hot_base, seat_base, members, connections, rate, seconds
     for room, tokens in hot:
         # The last round's side effects (webhooks, the chatroom's notices) drained first.
         await asyncio.sleep(2)
-        joining = await _joiner(port, hot_base, room, tokens, connections)
-        cycles, elapsed = await open_loop(port, rate, joining.done, rooms, cycle)
-        beside += cycles
-        beside_seconds += elapsed
-        joins, joins_elapsed = await joining
+        with span() as cpu:
+            joining = await _joiner(port, hot_base, room, tokens, connections)
+            cycles, elapsed = await open_loop(port, rate, joining.done, rooms, cycle)
+            beside += cycles
+            beside_seconds += elapsed
+            joins, joins_elapsed = await joining
         refused = {}
         for good, status, code in joins:
             if not good:
                 refused[f"{status}/{code}"] = refused.get(f"{status}/{code}", 0) + 1
         measured.append({"room": room, "joins_ok": sum(1 for good, _, _ in joins if good), "joins_refused": refused,
                          "joins_seconds": round(joins_elapsed, 2), "joins_per_s": round(members / joins_elapsed, 1),
-                         "cycles": len(cycles), "cycles_p99_ms": summary(cycles, elapsed, seconds, rate)["p99_ms"]})
+                         "cycles": len(cycles), "cycles_p99_ms": summary(cycles, elapsed, seconds, rate)["p99_ms"],
+                         # The server's CPU over the round (its joins and the
+                         # other tenant's cycles beside them) by join, and the
+                         # machine's shares: where the cores went.
+                         "server_cpu_us_per_join": round(cpu.server_seconds * 1e6 / max(1, members), 1), "cpu": cpu.shares})
     slowest = min(measured, key=lambda one: one["joins_per_s"])
     return {
         "members": members, "connections": connections, "rounds": measured,
@@ -143,8 +148,9 @@ async def _figure(port, hot_base, seat_base, members, connections, rate, seconds
     }
 
 
-def figure(port, hot_base, seat_base, members=2000, connections=64, rate=50, seconds=10, rounds=5):
-    return asyncio.run(_figure(port, hot_base, seat_base, members, connections, rate, seconds, rounds))
+def figure(port, hot_base, seat_base, span, members=2000, connections=64, rate=50, seconds=10, rounds=5):
+    """`span()`: a context that measures the server's CPU over a round (`bench.CPUShare`)."""
+    return asyncio.run(_figure(port, hot_base, seat_base, members, connections, rate, seconds, rounds, span))
 
 
 if __name__ == "__main__":
