@@ -158,7 +158,7 @@ def calibration():
     """The machine's speed, to compare reports of different days: one core's
     time for a fixed piece of work (hashing 64 bytes 200,000 times, best of
     three, in this process). Why: the same build read 1,590-2,830 joins/s
-    on 2026-11-30 and 430-530 on 2026-12-02 on machines of one kind (2
+    on 2026-11-30 and 341-787 on 2026-12-02 on machines of one kind (2
     shared cores), and without a number for the machine itself a report
     could not tell a slower build from a slower day."""
     best = None
@@ -172,17 +172,21 @@ def calibration():
     return round(best * 1000, 1)
 
 
-def steal_ticks():
-    """Ticks the hypervisor gave the machine's cores to someone else (`steal`
-    in /proc/stat) and all ticks: a virtual machine's noisy neighbour."""
+def cpu_ticks():
+    """The machine's CPU ticks by kind, all cores together (/proc/stat's first line)."""
     with open("/proc/stat") as handle:
-        fields = [int(x) for x in handle.readline().split()[1:]]
+        return [int(x) for x in handle.readline().split()[1:]]
+
+
+def steal_ticks():
+    """Ticks the hypervisor gave the machine's cores to someone else (`steal`)
+    and all ticks: a virtual machine's noisy neighbour."""
+    fields = cpu_ticks()
     return fields[7] if len(fields) > 7 else 0, sum(fields)
 
 
 def machine_ticks():
-    with open("/proc/stat") as handle:
-        fields = [int(x) for x in handle.readline().split()[1:]]
+    fields = cpu_ticks()
     return sum(fields), fields[3] + fields[4]
 
 
