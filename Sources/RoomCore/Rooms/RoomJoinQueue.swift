@@ -65,6 +65,8 @@ final class RoomJoinQueue: Sendable {
     private struct Waiter {
         let id: UInt64
         let request: Request
+        /// When it gives up waiting (`WaitTicker` withdraws it).
+        let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<Turn, any Error>
     }
 
@@ -78,6 +80,8 @@ final class RoomJoinQueue: Sendable {
         /// Each room's pace (`RoomJoinPace`), kept between its batches;
         /// forgotten once full again (a new one would start the same).
         var paces: [RoomWriteQueue.Key: RoomJoinPace] = [:]
+        /// Whether the waiters' ticker runs (`WaitTicker`).
+        var ticking = false
     }
 
     /// Seconds of a monotonic clock, for the paces.
@@ -189,14 +193,9 @@ final class RoomJoinQueue: Sendable {
 
     private func waitForTurn(_ key: RoomWriteQueue.Key, id: UInt64, request: Request, waitingAtMost: Int,
                              until deadline: ContinuousClock.Instant) async throws -> Turn {
-        let timer = Task { [weak self] in
-            try await Task.sleep(until: deadline)
-            self?.withdraw(key, id: id, because: DatabaseUnavailable("the room has more joins waiting than it can take in time; try again"))
-        }
-        defer { timer.cancel() }
-        return try await withTaskCancellationHandler {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Turn, any Error>) in
-                enum Now { case lead, waiting, ended(any Error) }
+                enum Now { case lead, waiting(startsTicker: Bool), ended(any Error) }
                 let now: Now = state.withLock { state in
                     // The batch ended between this join's first look and now.
                     guard state.lines[key] != nil else {
@@ -208,18 +207,40 @@ final class RoomJoinQueue: Sendable {
                     if state.lines[key]!.count >= waitingAtMost {
                         return .ended(RoomError.rateLimited(action: "joins waiting for this room", limit: RateLimit(waitingAtMost, per: Self.horizonSeconds)))
                     }
-                    state.lines[key]!.append(Waiter(id: id, request: request, continuation: continuation))
-                    return .waiting
+                    state.lines[key]!.append(Waiter(id: id, request: request, deadline: deadline, continuation: continuation))
+                    defer { state.ticking = true }
+                    return .waiting(startsTicker: !state.ticking)
                 }
                 switch now {
                 case .lead: continuation.resume(returning: .lead)
                 case .ended(let error): continuation.resume(throwing: error)
-                case .waiting: break
+                case .waiting(let startsTicker):
+                    if startsTicker { WaitTicker.start { [weak self] in self?.withdrawLate() ?? false } }
                 }
             }
         } onCancel: {
             withdraw(key, id: id, because: CancellationError())
         }
+    }
+
+    /// The ticker's look: waiters past their deadlines give up, having
+    /// written nothing. False once nobody waits (the ticker stops).
+    private func withdrawLate() -> Bool {
+        let now = ContinuousClock.now
+        let (late, waiting): ([Waiter], Bool) = state.withLock { state in
+            var late: [Waiter] = []
+            for (key, line) in state.lines where line.contains(where: { $0.deadline <= now }) {
+                late += line.filter { $0.deadline <= now }
+                state.lines[key] = line.filter { $0.deadline > now }
+            }
+            let waiting = state.lines.values.contains { !$0.isEmpty }
+            if !waiting { state.ticking = false }
+            return (late, waiting)
+        }
+        for waiter in late {
+            waiter.continuation.resume(throwing: DatabaseUnavailable("the room has more joins waiting than it can take in time; try again"))
+        }
+        return waiting
     }
 
     private func withdraw(_ key: RoomWriteQueue.Key, id: UInt64, because error: any Error) {

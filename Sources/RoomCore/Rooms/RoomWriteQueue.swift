@@ -33,6 +33,8 @@ final class RoomWriteQueue: Sendable {
 
     private struct Waiter {
         let id: UInt64
+        /// When it gives up waiting (`WaitTicker` withdraws it).
+        let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<RoomWriteTurn, any Error>
     }
 
@@ -46,6 +48,8 @@ final class RoomWriteQueue: Sendable {
         var nextID: UInt64 = 0
         var batches = 0
         var writers = 0
+        /// Whether the waiters' ticker runs (`WaitTicker`).
+        var ticking = false
     }
 
     private let state = Mutex(State())
@@ -142,14 +146,9 @@ final class RoomWriteQueue: Sendable {
     }
 
     private func waitForTurn(_ key: Key, id: UInt64, until deadline: ContinuousClock.Instant) async throws -> RoomWriteTurn {
-        let timer = Task { [weak self] in
-            try await Task.sleep(until: deadline)
-            self?.withdraw(key, id: id, because: DatabaseUnavailable("the room has more writers waiting than it can take in time; try again"))
-        }
-        defer { timer.cancel() }
-        return try await withTaskCancellationHandler {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RoomWriteTurn, any Error>) in
-                enum Now { case lead, waiting, ended(any Error) }
+                enum Now { case lead, waiting(startsTicker: Bool), ended(any Error) }
                 let now: Now = state.withLock { state in
                     // The batch ended between this writer's first look and now.
                     guard state.lines[key] != nil else {
@@ -158,18 +157,40 @@ final class RoomWriteQueue: Sendable {
                     }
                     if Task.isCancelled { return .ended(CancellationError()) }
                     if ContinuousClock.now >= deadline { return .ended(DatabaseUnavailable("the room's writers waited too long; try again")) }
-                    state.lines[key]!.waiters.append(Waiter(id: id, continuation: continuation))
-                    return .waiting
+                    state.lines[key]!.waiters.append(Waiter(id: id, deadline: deadline, continuation: continuation))
+                    defer { state.ticking = true }
+                    return .waiting(startsTicker: !state.ticking)
                 }
                 switch now {
                 case .lead: continuation.resume(returning: .lead)
                 case .ended(let error): continuation.resume(throwing: error)
-                case .waiting: break
+                case .waiting(let startsTicker):
+                    if startsTicker { WaitTicker.start { [weak self] in self?.withdrawLate() ?? false } }
                 }
             }
         } onCancel: {
             withdraw(key, id: id, because: CancellationError())
         }
+    }
+
+    /// The ticker's look: writers past their deadlines give up, having
+    /// written nothing. False once nobody waits (the ticker stops).
+    private func withdrawLate() -> Bool {
+        let now = ContinuousClock.now
+        let (late, waiting): ([Waiter], Bool) = state.withLock { state in
+            var late: [Waiter] = []
+            for (key, line) in state.lines where line.waiters.contains(where: { $0.deadline <= now }) {
+                late += line.waiters.filter { $0.deadline <= now }
+                state.lines[key]?.waiters = line.waiters.filter { $0.deadline > now }
+            }
+            let waiting = state.lines.values.contains { !$0.waiters.isEmpty }
+            if !waiting { state.ticking = false }
+            return (late, waiting)
+        }
+        for waiter in late {
+            waiter.continuation.resume(throwing: DatabaseUnavailable("the room has more writers waiting than it can take in time; try again"))
+        }
+        return waiting
     }
 
     private func withdraw(_ key: Key, id: UInt64, because error: any Error) {
