@@ -27,6 +27,30 @@ import Testing
         }
     }
 
+    /// SealMic's credential is the `Authorization` value, with or without
+    /// "Bearer " (any case), without the spaces and tabs around it; nothing
+    /// but white space, or a scheme alone, is no credential at all.
+    @Test func theAuthorizationHeadersToken() {
+        let wire = WireProtocol.sealmic
+        func token(_ value: String?) -> String? {
+            wire.credential(parameters: WireParameters(), headers: value.map { ["authorization": $0] } ?? [:])
+        }
+        #expect(token(nil) == nil)
+        #expect(token("abc.def") == "abc.def")
+        #expect(token("  \tabc.def \t") == "abc.def")
+        #expect(token("Bearer abc.def") == "abc.def")
+        #expect(token("bEaReR   abc.def  ") == "abc.def")
+        #expect(token("Bearer") == "Bearer", "a scheme without a token is taken as the token, as before")
+        #expect(token("Bearer   ") == "Bearer")
+        #expect(token("Bearerabc") == "Bearerabc")
+        #expect(token("Bearer\u{0}abc") == "Bearer\u{0}abc", "only a space ends the scheme")
+        #expect(token("Bearer 令牌 ") == "令牌")
+        #expect(token("   ") == nil)
+        #expect(token("") == nil)
+        // A parameter wire reads its own parameter, not the header.
+        #expect(WireProtocol.netease.credential(parameters: WireParameters(["sid": "s1"]), headers: ["authorization": "Bearer x"]) == "s1")
+    }
+
     @Test func onlyRefusalsAreFinal() {
         #expect(Failure.refused(ClientError(code: 1, message: "x")).isFinal)
         #expect(Failure.badParameter(ParameterError(field: "a", reason: "b")).isFinal)
