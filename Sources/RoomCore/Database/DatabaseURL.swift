@@ -61,6 +61,18 @@ public enum DatabaseURL {
         let endpoint = try unbounded(from: string)
         return Endpoint(hosts: endpoint.hosts.map { host in
             var pool = host.pool
+            // No keep-alive query: PostgresNIO's pool starts a keep-alive
+            // timer (a task, a child task pair and a timer of the system's,
+            // left armed 30 s after it is cancelled) every time a connection
+            // goes back to it, and for what? Every connection it opens on
+            // demand is closed after 60 s idle, so a keep-alive (at 30 s)
+            // ran at most once in its idle life. In ops/bench figure 7 the
+            // system's timer thread was 9.6 % of the server's samples with
+            // them and 1.7 % without, and the server's CPU a join 920 ->
+            // 829 µs (docs/bench/2026-12-02-figure-7-the-pools-timers.md). A
+            // connection that died idle still fails its next statement,
+            // answered "try again", as one that dies busy.
+            pool.options.keepAliveBehavior = nil
             pool.options.additionalStartupParameters += [
                 ("statement_timeout", statementTimeout), ("idle_in_transaction_session_timeout", idleInTransactionTimeout),
             ]
