@@ -34,6 +34,19 @@ import Testing
         #expect(waited >= .milliseconds(300) && waited < .seconds(2), "gave up after \(waited), the batch takes 3 s")
     }
 
+    /// The ticker's look, without I/O: the late waiters leave in order,
+    /// the others keep their places and order.
+    @Test func theLateLeaveTheLineInOrderAndTheOthersStay() {
+        let now = ContinuousClock.now
+        var line: [(String, ContinuousClock.Instant)] = [
+            ("a", now - .seconds(1)), ("b", now + .seconds(1)), ("c", now), ("d", now + .seconds(2)), ("e", now - .milliseconds(1)),
+        ]
+        let late = WaitTicker.takeLate(&line, at: now) { $0.1 }
+        #expect(late.map(\.0) == ["a", "c", "e"])
+        #expect(line.map(\.0) == ["b", "d"])
+        #expect(WaitTicker.takeLate(&line, at: now) { $0.1 }.isEmpty && line.count == 2)
+    }
+
     /// The leader writes for 3 s; a join queued behind it with 300 ms left
     /// of its request is told "try again" within about 300 ms (not after the
     /// batch), and a join queued with time to spare leads the next batch.

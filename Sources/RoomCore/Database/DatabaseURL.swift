@@ -68,8 +68,9 @@ public enum DatabaseURL {
             // demand is closed after 60 s idle, so a keep-alive (at 30 s)
             // ran at most once in its idle life. In ops/bench figure 7 the
             // system's timer thread was 9.6 % of the server's samples with
-            // them and 1.7 % without, and the server's CPU a join 920 ->
-            // 829 µs (docs/bench/2026-12-02-figure-7-the-pools-timers.md). A
+            // them and 1.7 % without; with the queues' one timer (WaitTicker)
+            // the server's CPU a join went 1,006 -> 829 µs, alternated with
+            // the build before both (docs/bench/2026-12-02-figure-7-the-pools-timers.md). A
             // connection that died idle still fails its next statement,
             // answered "try again", as one that dies busy.
             pool.options.keepAliveBehavior = nil

@@ -229,10 +229,7 @@ final class RoomJoinQueue: Sendable {
         let now = ContinuousClock.now
         let (late, waiting): ([Waiter], Bool) = state.withLock { state in
             var late: [Waiter] = []
-            for (key, line) in state.lines where line.contains(where: { $0.deadline <= now }) {
-                late += line.filter { $0.deadline <= now }
-                state.lines[key] = line.filter { $0.deadline > now }
-            }
+            for key in Array(state.lines.keys) { late += WaitTicker.takeLate(&state.lines[key]!, at: now, deadline: \.deadline) }
             let waiting = state.lines.values.contains { !$0.isEmpty }
             if !waiting { state.ticking = false }
             return (late, waiting)

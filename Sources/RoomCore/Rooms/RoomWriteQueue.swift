@@ -179,10 +179,7 @@ final class RoomWriteQueue: Sendable {
         let now = ContinuousClock.now
         let (late, waiting): ([Waiter], Bool) = state.withLock { state in
             var late: [Waiter] = []
-            for (key, line) in state.lines where line.waiters.contains(where: { $0.deadline <= now }) {
-                late += line.waiters.filter { $0.deadline <= now }
-                state.lines[key]?.waiters = line.waiters.filter { $0.deadline > now }
-            }
+            for key in Array(state.lines.keys) { late += WaitTicker.takeLate(&state.lines[key]!.waiters, at: now, deadline: \.deadline) }
             let waiting = state.lines.values.contains { !$0.waiters.isEmpty }
             if !waiting { state.ticking = false }
             return (late, waiting)

@@ -24,4 +24,14 @@ enum WaitTicker {
             }
         }
     }
+
+    /// The waiters of `line` whose deadlines have passed at `now`, taken out
+    /// of it in their order; the others keep their places.
+    static func takeLate<Waiter>(_ line: inout [Waiter], at now: ContinuousClock.Instant,
+                                 deadline: (Waiter) -> ContinuousClock.Instant) -> [Waiter] {
+        guard line.contains(where: { deadline($0) <= now }) else { return [] }
+        let late = line.filter { deadline($0) <= now }
+        line.removeAll { deadline($0) <= now }
+        return late
+    }
 }
