@@ -22,6 +22,26 @@ import Testing
         }
     }
 
+    /// A refusal for "too often" is not the request's final answer: a retry
+    /// with the same `Idempotency-Key` once the window has passed runs it,
+    /// where the kept refusal was replayed to it for 24 hours.
+    @Test func aRateLimitedRefusalIsNotKeptForItsIdempotencyKey() async throws {
+        let fixture = try await QuizFixture(table: "[plugins.live-quiz]\n")
+        try await fixture.server.live { http in
+            let base = fixture.base()
+            #expect(try await http.form("\(base)/quiz/host/create", "deviceId=pc-\(uniqueID())&bonus=5")["code"] == .number(200))
+            let keyValue = "create-\(uniqueID())"
+            let body = "deviceId=pc-\(uniqueID())&bonus=5"
+            let refused = try await http.request(.post, "\(base)/quiz/host/create", form: body, headers: [.init("Idempotency-Key")!: keyValue])
+            #expect(refused.json["code"] == .number(407), "\(refused.text)")
+            fixture.clock.advance(by: 3)
+            let retried = try await http.request(.post, "\(base)/quiz/host/create", form: body, headers: [.init("Idempotency-Key")!: keyValue])
+            #expect(retried.json["code"] == .number(200), "the retry ran: \(retried.text)")
+            let again = try await http.request(.post, "\(base)/quiz/host/create", form: body, headers: [.init("Idempotency-Key")!: keyValue])
+            #expect(again.text == retried.text && again.headers[.init("Idempotency-Replayed")!] == "true", "a success is kept")
+        }
+    }
+
     @Test func touristsPerAddressAreCappedAndAForgedForwardedForChangesNothing() async throws {
         let fixture = try await QuizFixture(table: "[plugins.live-quiz]\naccountsPerAddress = \"3/1d\"\n")
         try await fixture.server.live { http in

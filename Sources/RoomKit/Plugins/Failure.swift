@@ -24,10 +24,14 @@ public enum Failure: Sendable, Equatable {
     case `internal`(detail: String)
 
     /// Whether the answer is the request's final one (kept for an
-    /// `Idempotency-Key`): refusals are, "try again" is not.
+    /// `Idempotency-Key`): refusals are, "try again" is not, and neither is
+    /// "too often": kept, a rate limit's refusal was replayed to the retry
+    /// it asks for, for the key's 24 hours.
     public var isFinal: Bool {
         switch self {
-        case .refused, .badParameter, .room: true
+        case .refused, .badParameter: true
+        case .room(.rateLimited): false
+        case .room: true
         case .provider, .databaseUnavailable, .outcomeUnknown, .internal: false
         }
     }

@@ -108,13 +108,13 @@ struct ClientAPI: Sendable {
         BilledRequest.count(tenant.id, at: services.clock.now(), unless: failure.map { Self.unauthenticated($0, style) } ?? false)
         guard let keyed else { return response }
         switch failure {
-        case nil, .refused?, .badParameter?, .room?:
-            return try await keyed.keep(response)
         case .outcomeUnknown?:
             return await keyed.keepClaimed(response)
-        case .provider?, .databaseUnavailable?, .internal?:
+        case let failure? where !failure.isFinal:
             await keyed.release()
             return response
+        case nil, .some:
+            return try await keyed.keep(response)
         }
     }
 

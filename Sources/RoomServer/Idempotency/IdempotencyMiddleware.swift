@@ -164,7 +164,8 @@ struct AdminIdempotencyMiddleware: RouterMiddleware {
                 }
                 return await keyed.keepClaimed(try ProblemMiddleware.response(for: error, request, context: context))
             }
-            guard response.status.code < 500 else {
+            // "Try again" is no final answer, and neither is "too often" (429).
+            guard response.status.code < 500, response.status != .tooManyRequests else {
                 await keyed.release()
                 return response
             }
