@@ -51,10 +51,25 @@ import Testing
         #expect(WireProtocol.netease.credential(parameters: WireParameters(["sid": "s1"]), headers: ["authorization": "Bearer x"]) == "s1")
     }
 
+    /// The admin API's and /metrics' keys are Bearer credentials only,
+    /// the scheme in any case (RFC 9110 §11.1): a bare key is no key.
+    @Test func bearerCredentialsOnly() {
+        #expect(AuthorizationHeader.bearer("Bearer k1") == "k1")
+        #expect(AuthorizationHeader.bearer("bearer k1") == "k1")
+        #expect(AuthorizationHeader.bearer(" BEARER \t k1 \t") == "k1")
+        #expect(AuthorizationHeader.bearer("k1") == nil, "a bare key")
+        #expect(AuthorizationHeader.bearer("Basic azE6") == nil)
+        #expect(AuthorizationHeader.bearer("Bearer") == nil)
+        #expect(AuthorizationHeader.bearer("Bearer    ") == nil)
+        #expect(AuthorizationHeader.bearer("Bearerk1") == nil)
+        #expect(AuthorizationHeader.bearer("") == nil)
+    }
+
     @Test func onlyRefusalsAreFinal() {
         #expect(Failure.refused(ClientError(code: 1, message: "x")).isFinal)
         #expect(Failure.badParameter(ParameterError(field: "a", reason: "b")).isFinal)
         #expect(Failure.room(.closed).isFinal)
+        #expect(!Failure.room(.rateLimited(action: "creates", limit: RateLimit(1, per: 3))).isFinal, "too often: try again later")
         #expect(!Failure.provider(service: "IM", transient: false, detail: "").isFinal)
         #expect(!Failure.databaseUnavailable(detail: "").isFinal)
         #expect(!Failure.internal(detail: "").isFinal)

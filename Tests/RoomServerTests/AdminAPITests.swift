@@ -68,6 +68,22 @@ import Testing
         }
     }
 
+    /// The scheme of `Authorization: Bearer <key>` is case-insensitive (RFC
+    /// 9110 §11.1): an operator's tool sending "bearer" was refused 401.
+    @Test func theBearerSchemeIsReadInAnyCase() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.live { http in
+            for value in ["bearer \(fixture.key(0))", "BEARER  \(fixture.key(0))", "Bearer \(fixture.key(0)) "] {
+                let answer = try await http.request(.get, "/admin/v1/tenants/\(fixture.id(0))", headers: [.authorization: value])
+                #expect(answer.status == .ok, "\(value.prefix(8)): \(answer.text)")
+            }
+            for value in [fixture.key(0), "Basic \(fixture.key(0))", "Bearer"] {
+                let answer = try await http.request(.get, "/admin/v1/tenants/\(fixture.id(0))", headers: [.authorization: value])
+                #expect(answer.status == .unauthorized, "\(value.prefix(8)) is no Bearer credential")
+            }
+        }
+    }
+
     /// #27, item 5: what the contract calls valid the server takes, and
     /// what the server refuses is refused with the status the contract
     /// gives (schemathesis's every check runs against the cluster in ops/test).

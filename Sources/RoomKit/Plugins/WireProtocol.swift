@@ -65,29 +65,8 @@ public struct WireProtocol: Sendable {
         }
     }
 
-    /// The token of an `Authorization` value, "Bearer" or not, without the
-    /// optional white space around it (RFC 9110's OWS: spaces and tabs).
-    /// By bytes: Foundation's `trimmingCharacters` and `lowercased` here
-    /// were about 3 % of the server's samples in ops/bench figure 7, where
-    /// every join reads its credential three times.
-    static func bearerToken(_ header: String) -> String? {
-        let bytes = header.utf8
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-        var start = bytes.startIndex, end = bytes.endIndex
-        while start < end, isSpace(bytes[start]) { start = bytes.index(after: start) }
-        while end > start, isSpace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
-        // "bearer" in any case (ASCII letters differ from their capitals by
-        // 0x20), then one space.
-        let scheme = Array("bearer".utf8)
-        if bytes.distance(from: start, to: end) > scheme.count,
-           zip(bytes[start...].prefix(scheme.count), scheme).allSatisfy({ ($0 | 0x20) == $1 }),
-           bytes[bytes.index(start, offsetBy: scheme.count)] == 0x20 {
-            start = bytes.index(start, offsetBy: scheme.count + 1)
-            while start < end, isSpace(bytes[start]) { start = bytes.index(after: start) }
-        }
-        guard start < end else { return nil }
-        return String(header[start..<end])
-    }
+    /// The token of an `Authorization` value, "Bearer" or not.
+    static func bearerToken(_ header: String) -> String? { AuthorizationHeader.token(header) }
 
     /// The refusal a failure is answered with. `plugin` may word an engine
     /// refusal in the plugin's own code (`RoomPlugin.clientError(for:)`).

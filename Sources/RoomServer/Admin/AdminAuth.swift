@@ -34,10 +34,9 @@ struct AdminAuthMiddleware: RouterMiddleware {
     let keys: AdminKeyStore
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
+        guard let header = request.headers[.authorization], let key = AuthorizationHeader.bearer(header) else {
             throw Problem(.unauthorized, code: "unauthorized", detail: "send Authorization: Bearer <admin key>")
         }
-        let key = String(header.dropFirst(7))
         let address = ClientAddress.resolve(peer: context.peerAddress, forwardedFor: request.headers[ClientAddress.forwardedFor], trusted: trustedProxies)
         // An address that sent too many unknown keys waits, whatever it sends now (#41).
         let failures = RequestBudgetGate.Scope.failedAdminKeys(AddressSubject.of(address))

@@ -59,8 +59,8 @@ struct OpsRoutes: Sendable {
 
 extension OpsRoutes {
     func holdsMetricsKey(_ request: Request) -> Bool {
-        guard let metricsKeyDigest, let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return false }
-        return Secrets.equal(Secrets.sha256Hex(String(header.dropFirst(7))), metricsKeyDigest)
+        guard let metricsKeyDigest, let header = request.headers[.authorization], let key = AuthorizationHeader.bearer(header) else { return false }
+        return Secrets.equal(Secrets.sha256Hex(key), metricsKeyDigest)
     }
 }
 
