@@ -34,6 +34,7 @@ struct Serve: AsyncParsableCommand {
         options.extraSchemaFolders = Build.extraSchemaFolders
         if let interval = try Env.duration("ROOMKEEPER_SWEEP_INTERVAL") { options.sweeper.interval = interval }
         if let interval = try Env.duration("ROOMKEEPER_OUTBOX_POLL") { options.dispatcher.pollInterval = interval }
+        if let interval = try Env.duration("ROOMKEEPER_USAGE_INTERVAL") { options.usageInterval = interval }
         if let slots = env["ROOMKEEPER_REQUEST_SLOTS"] {
             guard let value = Int(slots), (1...10_000).contains(value) else { throw CommandFailure("ROOMKEEPER_REQUEST_SLOTS must be 1-10000") }
             options.requestSlots = value
