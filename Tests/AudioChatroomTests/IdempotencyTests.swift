@@ -59,6 +59,25 @@ import Testing
         }
     }
 
+    /// The scope is the admin key, not how its header is spelled: once the
+    /// Bearer scheme was read in any case, "bearer K" retried what "Bearer K"
+    /// sent as a stranger would, and made a second room.
+    @Test func anAdminRetrySpellingItsBearerSchemeOtherwiseIsStillTheSameCaller() async throws {
+        let fixture = try await AudioChatroomFixture()
+        try await fixture.server.live { http in
+            let path = "/admin/v1/tenants/\(fixture.server.id(0))/rooms"
+            let body = #"{"plugin":"audio-chatroom","name":"once","owner":"o"}"#
+            let first = try await http.request(.post, path, json: body,
+                                               headers: [.authorization: "Bearer \(fixture.server.operatorKey)", Self.key: "spelled-1"])
+            #expect(first.status == .created)
+            let retry = try await http.request(.post, path, json: body,
+                                               headers: [.authorization: "bearer  \(fixture.server.operatorKey) ", Self.key: "spelled-1"])
+            #expect(retry.status == .created && retry.text == first.text && retry.headers[Self.replayed] == "true", "\(retry.text)")
+            let rooms = try await http.get("\(path)?limit=10", key: fixture.server.operatorKey).json["items"]?.arrayValue ?? []
+            #expect(rooms.count == 1, "one room, not one per spelling")
+        }
+    }
+
     /// #41: anonymous requests of a tenant shared one key scope, so a guest
     /// login sent with a key another caller had used was answered that
     /// caller's sid and IM token, which were kept in clear for 24 hours.

@@ -138,7 +138,7 @@ struct AdminIdempotencyMiddleware: RouterMiddleware {
         let keyed: IdempotentRequest?
         do {
             keyed = try IdempotentRequest(store: store, method: request.method, path: request.uri.path, target: request.uri.description,
-                                          headers: request.headers, body: body, caller: "admin-key:" + (request.headers[.authorization] ?? ""))
+                                          headers: request.headers, body: body, caller: Self.caller(request.headers))
         } catch let error as ParameterError {
             throw Problem.invalid(error.field, error.reason)
         }
@@ -175,6 +175,13 @@ struct AdminIdempotencyMiddleware: RouterMiddleware {
 }
 
 extension AdminIdempotencyMiddleware {
+    /// Who sends an admin request: its key, however its header spells the
+    /// Bearer scheme (the raw header made "bearer K" a stranger to "Bearer K").
+    static func caller(_ headers: HTTPFields) -> String {
+        let header = headers[.authorization] ?? ""
+        return "admin-key:" + (AuthorizationHeader.bearer(header) ?? header)
+    }
+
     /// Whether a route's error leaves its write's outcome unknown, classified
     /// or already rendered as a problem.
     static func outcomeUnknown(_ error: any Error) -> Bool {
