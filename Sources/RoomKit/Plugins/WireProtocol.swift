@@ -61,12 +61,9 @@ public struct WireProtocol: Sendable {
             return parameters.string(name)
         case .authorizationHeader:
             guard let header = headers["authorization"] else { return nil }
-            return Self.bearerToken(header)
+            return AuthorizationHeader.token(header)
         }
     }
-
-    /// The token of an `Authorization` value, "Bearer" or not.
-    static func bearerToken(_ header: String) -> String? { AuthorizationHeader.token(header) }
 
     /// The refusal a failure is answered with. `plugin` may word an engine
     /// refusal in the plugin's own code (`RoomPlugin.clientError(for:)`).

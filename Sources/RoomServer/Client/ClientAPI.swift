@@ -113,7 +113,7 @@ struct ClientAPI: Sendable {
         case let failure? where !failure.isFinal:
             await keyed.release()
             return response
-        case nil, .some:
+        default:
             return try await keyed.keep(response)
         }
     }
