@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import RoomCore
 import RoomTestSupport
 import Testing
@@ -42,6 +43,52 @@ import Testing
         #expect(try await rollup.fold(tenant) == 1203, "the 1,200 stamped before and the 3 stamped by the fold")
         let unstamped = try await database.query("SELECT count(*)::int FROM room_events WHERE tenant_id = \(tenant) AND feed_seq IS NULL").decode(Int.self).first
         #expect(unstamped == 0)
+    }
+
+    /// An event deleted while the stamp that numbered it waits for it
+    /// (retention, a tenant's deletion) left the mark at the base plus the
+    /// rows updated, one below the highest place given: the next stamp gave
+    /// that place again, the unique index refused it, and every stamp of
+    /// the tenant after it failed (its feed and usage stopped for good).
+    @Test func anEventDeletedUnderTheStampLeavesAGapNotAPlaceGivenTwice() async throws {
+        let database = try await TestDatabase.shared()
+        let tenant = uniqueID()
+        try await Self.write(5, of: tenant, database)
+        let ids = try await database.query("SELECT event_id FROM room_events WHERE tenant_id = \(tenant) ORDER BY event_id").decode(Int64.self)
+        func count(_ sql: String) async throws -> Int {
+            try await database.query(PostgresQuery(unsafeSQL: sql)).decode(Int.self).first ?? 0
+        }
+        func until(_ condition: () async throws -> Bool) async throws {
+            for _ in 0..<500 where try await !condition() { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(try await condition(), "the interleaving was not reached")
+        }
+        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
+        let deleting = Task {
+            try await database.transaction { connection in
+                try await connection.run("DELETE FROM room_events WHERE tenant_id = \(tenant) AND event_id = \(ids[2]) /* feed-race */",
+                                         logger: database.logger)
+                for await _ in release { break }
+            }
+        }
+        try await until {
+            try await count("""
+                SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND query LIKE '%feed-race%'
+                """) == 1
+        }
+        let stamping = Task { try await database.query("SELECT roomkeeper_feed_stamp(\(tenant), 500) /* feed-race-stamp */").decode(Int.self).first }
+        try await until {
+            try await count("""
+                SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%feed-race-stamp%'
+                """) == 1
+        }
+        releasing.yield()
+        releasing.finish()
+        try await deleting.value
+        #expect(try await stamping.value == 4, "the deleted event is not stamped")
+
+        try await Self.write(1, of: tenant, database)
+        let page = try await EventFeed(database: database).page(tenant, after: 0, limit: 10)
+        #expect(page.map(\.cursor) == [1, 2, 4, 5, 6], "the third place is a gap; the new event follows the highest place given")
     }
 
     static func write(_ count: Int, of tenant: String, _ database: Database) async throws {

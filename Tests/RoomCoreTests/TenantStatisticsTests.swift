@@ -1,0 +1,101 @@
+import Foundation
+import PostgresNIO
+import RoomCore
+import RoomTestSupport
+import Testing
+
+/// #41, ops/bench figure 7 (2026-12-07): a tenant PostgreSQL's statistics
+/// never saw was estimated at one row in every table, and the plans built
+/// on that read it whole for every probe. The hot room's feed stamp read
+/// 2,004,000 rows for 500 events (1.4-2.2 s a slice); the join batches'
+/// session check read hundreds of the tenant's sessions for each one asked.
+/// `TenantColumnStatistics` keeps no statistics of `tenant_id`.
+@Suite struct TenantStatisticsTests {
+    @Test func noTableKeepsStatisticsOfItsTenantColumn() async throws {
+        let database = try await TestDatabase.shared()
+        let kept = try await database.query("""
+            SELECT c.relname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE a.attname = 'tenant_id' AND NOT a.attisdropped AND c.relkind IN ('r', 'p') AND n.nspname = current_schema()
+              AND a.attstattarget IS DISTINCT FROM 0
+            ORDER BY 1
+            """).decode(String.self)
+        #expect(kept == [])
+        let tables = try await database.query("""
+            SELECT count(*)::int FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE a.attname = 'tenant_id' AND c.relkind = 'r' AND n.nspname = current_schema()
+            """).decode(Int.self).first ?? 0
+        #expect(tables > 20, "the core's and the plugins' tables: \(tables)")
+    }
+
+    /// A database of its own, so the statistics are exactly these: one
+    /// tenant of 6,000 events, sessions and accounts when ANALYZE ran, then
+    /// a tenant it never saw fills one room with 2,000 events and logs in
+    /// 1,000 guests.
+    @Test func aTenantTheStatisticsNeverSawIsReadByItsKeys() async throws {
+        let home = try await TestDatabase.shared()
+        let name = "roomkeeper_stats_\(uniqueID().lowercased())"
+        try await home.query("CREATE DATABASE \(unescaped: name)")
+        do {
+            try await Self.measure(in: name)
+        } catch {
+            _ = try? await home.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)")
+            throw error
+        }
+        _ = try? await home.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)")
+    }
+
+    private static func measure(in name: String) async throws {
+        try await TestDatabase.withDatabase(named: name) { database in
+            try await TestDatabase.migrator.migrate(database)
+            try await fill(database, tenant: "known", rooms: 3_000, eventsPerRoom: 2, guests: 6_000)
+            _ = try await database.query("SELECT roomkeeper_feed_stamp('known', 10000)")
+            try await database.query("ANALYZE")
+            try await fill(database, tenant: "unseen", rooms: 1, eventsPerRoom: 2_000, guests: 1_000)
+
+            // The stamp's own reads, counted by PostgreSQL for this transaction.
+            let read: Int64 = try await database.transaction { connection -> Int64 in
+                let stamped = try await connection.run("SELECT roomkeeper_feed_stamp('unseen', 500)", logger: database.logger)
+                    .collect().decode(Int.self).first
+                #expect(stamped == 500)
+                return try await connection.run("""
+                    SELECT (coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0))::bigint FROM pg_stat_xact_user_tables WHERE relname = 'room_events'
+                    """, logger: database.logger).collect().decode(Int64.self).first ?? 0
+            }
+            // Each of the table's 8,000 rows read at most twice (on a table
+            // this small a scan of it is the cheaper plan: 13,000 rows), not
+            // the room's 2,000 events once for each event stamped (1,014,000
+            // with the tenant's statistics).
+            #expect(read <= 16_000, "the stamp of 500 events read \(read) rows")
+
+            let asked = (1...25).map { "unseen-hash-\($0 * 40)" }
+            let query = LiveSessions.query("unseen", tokenHashes: asked, pluginIDs: Array(repeating: "sealmic", count: 25), now: Date())
+            let found = try await database.query(query).decode((String, String, String).self).map(\.0)
+            #expect(Set(found) == Set(asked))
+            let plan = try await database.query(PostgresQuery(unsafeSQL: "EXPLAIN (ANALYZE, FORMAT JSON) " + query.sql, binds: query.binds))
+                .decode(String.self).joined()
+            let parsed = try #require(JSONValue.parse(plan))
+            for table in ["sessions", "accounts"] {
+                let rows = LiveSessionsPlanTests.rowsRead(from: table, in: parsed)
+                #expect(rows <= 25, "the batch read \(rows) rows of \(table) for 25 asked:\n\(plan)")
+            }
+        }
+    }
+
+    /// `rooms` rooms of `eventsPerRoom` events each, and `guests` accounts
+    /// with a live session each (token hash `<tenant>-hash-<n>`).
+    static func fill(_ database: Database, tenant: String, rooms: Int, eventsPerRoom: Int, guests: Int) async throws {
+        try await database.query("""
+            INSERT INTO room_events (tenant_id, room_id, at, kind, actor, detail)
+            SELECT \(tenant), 20000000 + r, now(), 'joined', 'account:a', '{}'
+            FROM generate_series(1, \(rooms)) r, generate_series(1, \(eventsPerRoom)) e
+            """)
+        try await database.query("""
+            INSERT INTO accounts (tenant_id, accid, created_at) SELECT \(tenant), \(tenant) || '-' || n, now() FROM generate_series(1, \(guests)) n
+            """)
+        try await database.query("""
+            INSERT INTO sessions (tenant_id, token_hash, accid, plugin_id, created_at, expires_at)
+            SELECT \(tenant), \(tenant) || '-hash-' || n, \(tenant) || '-' || n, 'sealmic', now(), now() + interval '1 day'
+            FROM generate_series(1, \(guests)) n
+            """)
+    }
+}
