@@ -5,8 +5,8 @@ import PostgresNIO
 /// Applies plain SQL migrations (`schema/<folder>/NNNN_name.sql`) in order.
 /// Each file runs in its own transaction together with its bookkeeping row,
 /// all under one advisory lock, so two instances starting at once apply each
-/// file exactly once and running again is a no-op. Then every `tenant_id`
-/// column loses its statistics (`TenantColumnStatistics`).
+/// file exactly once and running again is a no-op. Then ANALYZE is told
+/// what to keep of every table (`PlannerStatistics`).
 public struct Migrator: Sendable {
     public struct Migration: Sendable, Equatable {
         public let folder: String
@@ -65,7 +65,7 @@ public struct Migrator: Sendable {
             try await connection.run("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
             do {
                 let applied = try await applyMissing(connection, logger: logger)
-                try await TenantColumnStatistics.turnOff(on: connection, logger: logger)
+                try await PlannerStatistics.apply(on: connection, logger: logger)
                 try await connection.run("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
                 return applied
             } catch {

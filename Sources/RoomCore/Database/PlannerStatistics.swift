@@ -1,0 +1,70 @@
+import Logging
+import PostgresNIO
+
+/// What ANALYZE keeps of our tables (#41): nothing of `tenant_id`, and ten
+/// values or buckets of every other column.
+///
+/// No statistics of `tenant_id`: ANALYZE's picture of it is the tenants as
+/// they were at the last ANALYZE. A tenant it never saw (new since, or
+/// grown from nothing in a minute: a hot room, a burst of guest logins) is
+/// estimated at one row in every table, and on one row every index that
+/// starts with `tenant_id` costs the same, so the planner read that tenant
+/// whole for every probe. ops/bench figure 7, 2026-12-07: the feed stamp of
+/// a hot room's 4,010 events read 2,004,000 rows to stamp 500 (1.4-2.2 s a
+/// slice, four slices while the room filled); the join batches' session
+/// check read 955 of the tenant's sessions and accounts for each one asked
+/// (60-330 ms a batch). Without statistics the planner takes any tenant as
+/// 0.5 % of a table: never one row, so the index with every key of the
+/// lookup wins (`PlannerStatisticsTests`; the same statements took 10 ms
+/// and 0.4 ms).
+///
+/// Ten for the rest (PostgreSQL's default is 100): ANALYZE samples 300 rows
+/// per unit of the largest target, so 3,000 rows instead of 30,000, and
+/// autovacuum analyzes a table whose rows changed by a tenth, every minute
+/// in a flood. Figure 6, 2026-12-07: the round that analyzed accounts,
+/// sessions and im_accounts took 0.6 s of a core in the flood (0.1 s at
+/// ten), and every guest login of the other tenant in those 0.6 s waited
+/// 20-71 ms (its p99 ×5.6-6.1 of alone; ×1.59 in the run at ten). Our
+/// statements look rows up by their keys; ten buckets place a time or a
+/// state well enough for the few that read ranges.
+///
+/// Applied by the migrator after the schema files, to every table of the
+/// schema (a plugin's new one included), for columns still at the default:
+/// an operator's own target stays. `TYPE` of `tenant_id`'s own type (no
+/// rewrite) drops what an ANALYZE collected of it before; a table a view
+/// depends on cannot change a column's type, and keeps those until the
+/// operator clears them.
+enum PlannerStatistics {
+    static let otherColumns = 10
+
+    static let sql = """
+        DO $$
+        DECLARE
+            t record;
+        BEGIN
+            FOR t IN
+                SELECT c.oid::regclass AS tbl, a.attname AS col, format_type(a.atttypid, a.atttypmod) AS typ
+                FROM pg_attribute a
+                JOIN pg_class c ON c.oid = a.attrelid
+                JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p') AND n.nspname = current_schema()
+                  AND (a.attstattarget IS NULL OR a.attstattarget < 0 OR (a.attname = 'tenant_id' AND a.attstattarget <> 0))
+            LOOP
+                IF t.col = 'tenant_id' THEN
+                    BEGIN
+                        EXECUTE format('ALTER TABLE %s ALTER COLUMN tenant_id SET STATISTICS 0, ALTER COLUMN tenant_id TYPE %s', t.tbl, t.typ);
+                    EXCEPTION WHEN feature_not_supported OR dependent_objects_still_exist THEN
+                        EXECUTE format('ALTER TABLE %s ALTER COLUMN tenant_id SET STATISTICS 0', t.tbl);
+                    END;
+                ELSE
+                    EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET STATISTICS \(otherColumns)', t.tbl, t.col);
+                END IF;
+            END LOOP;
+        END
+        $$
+        """
+
+    static func apply(on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(PostgresQuery(unsafeSQL: sql), logger: logger)
+    }
+}
