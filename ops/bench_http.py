@@ -7,6 +7,7 @@ down and hide it).
 """
 import asyncio
 import json
+import os
 import time
 
 
@@ -51,6 +52,13 @@ def ok(status, answer):
     return status == 200 and answer is not None and (answer.get("code") == 200 or answer.get("errCode") == 0)
 
 
+# With BENCH_TIMELINE=FILE, each open-loop job appends "<wall-clock due>
+# <latency ms> <ok>" to FILE: a p99 is one window, and its time is what
+# PostgreSQL's log (log_min_duration_statement, log_autovacuum_min_duration)
+# is read against. That is how 2026-12-07's report found figure 6's windows.
+TIMELINE = open(os.environ["BENCH_TIMELINE"], "a") if os.environ.get("BENCH_TIMELINE") else None
+
+
 async def open_loop(port, rate, until, slots, job):
     """Jobs due every 1/rate s until `until()` is true; each runs on the next
     free slot (its own connection and the slot's value) as
@@ -66,7 +74,10 @@ async def open_loop(port, rate, until, slots, job):
 
     async def run(due, connection, value):
         try:
-            results.append((await job(connection, value), time.monotonic() - due))
+            success = await job(connection, value)
+            results.append((success, time.monotonic() - due))
+            if TIMELINE:
+                TIMELINE.write(f"{time.time() - (time.monotonic() - due):.3f} {(time.monotonic() - due) * 1000:.1f} {int(success)}\n")
         finally:
             free.put_nowait((connection, value))
 
