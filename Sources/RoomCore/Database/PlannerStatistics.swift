@@ -29,8 +29,9 @@ import PostgresNIO
 /// state well enough for the few that read ranges.
 ///
 /// Applied by the migrator after the schema files, to every table of the
-/// schema (a plugin's new one included), for columns still at the default:
-/// an operator's own target stays. `TYPE` of `tenant_id`'s own type (no
+/// schema (a plugin's new one included): ten for columns still at the
+/// default (an operator's own target stays), none for `tenant_id` whatever
+/// it was. `TYPE` of `tenant_id`'s own type (no
 /// rewrite) drops what an ANALYZE collected of it before; a table a view
 /// depends on cannot change a column's type, and keeps those until the
 /// operator clears them.
