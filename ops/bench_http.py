@@ -75,9 +75,10 @@ async def open_loop(port, rate, until, slots, job):
     async def run(due, connection, value):
         try:
             success = await job(connection, value)
-            results.append((success, time.monotonic() - due))
+            latency = time.monotonic() - due
+            results.append((success, latency))
             if TIMELINE:
-                TIMELINE.write(f"{time.time() - (time.monotonic() - due):.3f} {(time.monotonic() - due) * 1000:.1f} {int(success)}\n")
+                TIMELINE.write(f"{time.time() - latency:.3f} {latency * 1000:.1f} {int(success)}\n")
         finally:
             free.put_nowait((connection, value))
 

@@ -58,10 +58,6 @@ import Testing
         func count(_ sql: String) async throws -> Int {
             try await database.query(PostgresQuery(unsafeSQL: sql)).decode(Int.self).first ?? 0
         }
-        func until(_ condition: () async throws -> Bool) async throws {
-            for _ in 0..<500 where try await !condition() { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(try await condition(), "the interleaving was not reached")
-        }
         let (release, releasing) = AsyncStream.makeStream(of: Void.self)
         let deleting = Task {
             try await database.transaction { connection in
@@ -70,17 +66,17 @@ import Testing
                 for await _ in release { break }
             }
         }
-        try await until {
+        #expect(try await StatementGate.until(5) {
             try await count("""
                 SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND query LIKE '%feed-race%'
                 """) == 1
-        }
+        }, "the delete holds the event")
         let stamping = Task { try await database.query("SELECT roomkeeper_feed_stamp(\(tenant), 500) /* feed-race-stamp */").decode(Int.self).first }
-        try await until {
+        #expect(try await StatementGate.until(5) {
             try await count("""
                 SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%feed-race-stamp%'
                 """) == 1
-        }
+        }, "the stamp waits for the held event")
         releasing.yield()
         releasing.finish()
         try await deleting.value
