@@ -35,6 +35,7 @@ import Testing
         let targets = try await database.query("""
             SELECT DISTINCT a.attstattarget::int FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE a.attnum > 0 AND NOT a.attisdropped AND a.attname <> 'tenant_id' AND c.relkind IN ('r', 'p') AND n.nspname = current_schema()
+              AND a.atttypid NOT IN ('timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype)
             """).decode(Int.self)
         #expect(targets == [10])
         // What ANALYZE then keeps of a column of many values: ten buckets.
@@ -44,9 +45,51 @@ import Testing
             """)
         try await database.query("ANALYZE accounts")
         let bounds = try await database.query("""
-            SELECT coalesce(array_length(histogram_bounds::text::text[], 1), 0) FROM pg_stats WHERE tablename = 'accounts' AND attname = 'created_at'
+            SELECT coalesce(array_length(histogram_bounds::text::text[], 1), 0) FROM pg_stats WHERE tablename = 'accounts' AND attname = 'accid'
             """).decode(Int.self).first
         #expect(bounds == 11, "ten buckets: \(String(describing: bounds)) bounds")
+    }
+
+    /// A time's statistics are the clock at the last ANALYZE; our
+    /// statements compare times with the clock now.
+    @Test func noTimeKeepsStatistics() async throws {
+        let database = try await TestDatabase.shared()
+        let kept = try await database.query("""
+            SELECT c.relname || '.' || a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p') AND n.nspname = current_schema()
+              AND a.atttypid IN ('timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype) AND a.attstattarget IS DISTINCT FROM 0
+            ORDER BY 1
+            """).decode(String.self)
+        #expect(kept == [])
+    }
+
+    /// A database of its own, so the statistics are exactly these: 6,000
+    /// sessions that expire tomorrow when ANALYZE ran; two days on, 6,000
+    /// newer ones are live and those are not. A request's session read
+    /// (`AccountStore.resolve`) asked for one of the newer: with the
+    /// statistics of `expires_at` it was estimated at no live row, and
+    /// `sessions_by_expiry` read every live session of the tenant for it.
+    @Test func aClockPastTheLastAnalyzeStillReadsASessionByItsKey() async throws {
+        try await Self.inDatabaseOfItsOwn { database in
+            try await Self.fill(database, tenant: "known", rooms: 0, eventsPerRoom: 0, guests: 6_000)
+            try await database.query("ANALYZE")
+            let later = Date().addingTimeInterval(2 * 86_400)
+            try await database.query("""
+                INSERT INTO accounts (tenant_id, accid, created_at) SELECT 'known', 'newer-' || n, \(later) FROM generate_series(1, 6000) n
+                """)
+            try await database.query("""
+                INSERT INTO sessions (tenant_id, token_hash, accid, plugin_id, created_at, expires_at)
+                SELECT 'known', 'newer-hash-' || n, 'newer-' || n, 'sealmic', \(later), \(later.addingTimeInterval(86_400))
+                FROM generate_series(1, 6000) n
+                """)
+            let query = AccountStore.sessionRead("known", tokenHash: "newer-hash-4000", pluginID: "sealmic", now: later)
+            let found = try await database.query(query).decode((String, String, String, String, Date).self).map(\.0)
+            #expect(found == ["newer-4000"])
+            let plan = try await database.query(PostgresQuery(unsafeSQL: "EXPLAIN (ANALYZE, FORMAT JSON) " + query.sql, binds: query.binds))
+                .decode(String.self).joined()
+            let rows = LiveSessionsPlanTests.rowsRead(from: "sessions", in: try #require(JSONValue.parse(plan)))
+            #expect(rows <= 1, "one session's read read \(rows) rows of sessions:\n\(plan)")
+        }
     }
 
     /// A database of its own, so the statistics are exactly these: one
@@ -54,25 +97,11 @@ import Testing
     /// a tenant it never saw fills one room with 2,000 events and logs in
     /// 1,000 guests.
     @Test func aTenantTheStatisticsNeverSawIsReadByItsKeys() async throws {
-        let home = try await TestDatabase.shared()
-        let name = "roomkeeper_stats_\(uniqueID().lowercased())"
-        try await home.query("CREATE DATABASE \(unescaped: name)")
-        do {
-            try await Self.measure(in: name)
-        } catch {
-            _ = try? await home.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)")
-            throw error
-        }
-        _ = try? await home.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)")
-    }
-
-    private static func measure(in name: String) async throws {
-        try await TestDatabase.withDatabase(named: name) { database in
-            try await TestDatabase.migrator.migrate(database)
-            try await fill(database, tenant: "known", rooms: 3_000, eventsPerRoom: 2, guests: 6_000)
+        try await Self.inDatabaseOfItsOwn { database in
+            try await Self.fill(database, tenant: "known", rooms: 3_000, eventsPerRoom: 2, guests: 6_000)
             _ = try await database.query("SELECT roomkeeper_feed_stamp('known', 10000)")
             try await database.query("ANALYZE")
-            try await fill(database, tenant: "unseen", rooms: 1, eventsPerRoom: 2_000, guests: 1_000)
+            try await Self.fill(database, tenant: "unseen", rooms: 1, eventsPerRoom: 2_000, guests: 1_000)
 
             // The stamp's own reads, counted by PostgreSQL for this transaction.
             let read: Int64 = try await database.transaction { connection -> Int64 in
@@ -101,6 +130,23 @@ import Testing
                 #expect(rows <= 25, "the batch read \(rows) rows of \(table) for 25 asked:\n\(plan)")
             }
         }
+    }
+
+    /// `body` on a migrated database made for it and dropped after.
+    private static func inDatabaseOfItsOwn(_ body: @escaping @Sendable (Database) async throws -> Void) async throws {
+        let home = try await TestDatabase.shared()
+        let name = "roomkeeper_stats_\(uniqueID().lowercased())"
+        try await home.query("CREATE DATABASE \(unescaped: name)")
+        do {
+            try await TestDatabase.withDatabase(named: name) { database in
+                try await TestDatabase.migrator.migrate(database)
+                try await body(database)
+            }
+        } catch {
+            _ = try? await home.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)")
+            throw error
+        }
+        _ = try? await home.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)")
     }
 
     /// `rooms` rooms of `eventsPerRoom` events each, and `guests` accounts

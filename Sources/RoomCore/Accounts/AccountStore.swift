@@ -106,13 +106,7 @@ public struct AccountStore: Sendable {
         let hash = Secrets.sha256Hex(sid)
         // Most calls only read the session; renewing is a write.
         guard let renewSeconds else {
-            let rows = try await database.query("""
-                SELECT a.accid, a.nickname, a.avatar, a.role, s.expires_at FROM sessions s
-                JOIN accounts a ON a.tenant_id = s.tenant_id AND a.accid = s.accid
-                WHERE s.tenant_id = \(tenantID) AND s.token_hash = \(hash) AND s.plugin_id = \(pluginID)
-                  AND s.revoked_at IS NULL AND s.expires_at > \(now)
-                """)
-            return try Self.decodeSession(rows)
+            return try Self.decodeSession(try await database.query(Self.sessionRead(tenantID, tokenHash: hash, pluginID: pluginID, now: now)))
         }
         let renewed = now.addingTimeInterval(TimeInterval(renewSeconds))
         let rows = try await database.query("""
@@ -124,6 +118,17 @@ public struct AccountStore: Sendable {
             RETURNING a.accid, a.nickname, a.avatar, a.role, s.expires_at
             """)
         return try Self.decodeSession(rows)
+    }
+
+    /// `resolve`'s read: the account behind a live session, by the session's
+    /// key (`PlannerStatisticsTests` reads its plan).
+    public static func sessionRead(_ tenantID: TenantID, tokenHash: String, pluginID: String, now: Date) -> PostgresQuery {
+        """
+        SELECT a.accid, a.nickname, a.avatar, a.role, s.expires_at FROM sessions s
+        JOIN accounts a ON a.tenant_id = s.tenant_id AND a.accid = s.accid
+        WHERE s.tenant_id = \(tenantID) AND s.token_hash = \(tokenHash) AND s.plugin_id = \(pluginID)
+          AND s.revoked_at IS NULL AND s.expires_at > \(now)
+        """
     }
 
     /// `resolve` and, in the same statement, the account's open rooms of

@@ -1,8 +1,8 @@
 import Logging
 import PostgresNIO
 
-/// What ANALYZE keeps of our tables (#41): nothing of `tenant_id`, and ten
-/// values or buckets of every other column.
+/// What ANALYZE keeps of our tables (#41): nothing of `tenant_id` or of a
+/// time, and ten values or buckets of every other column.
 ///
 /// No statistics of `tenant_id`: ANALYZE's picture of it is the tenants as
 /// they were at the last ANALYZE. A tenant it never saw (new since, or
@@ -18,6 +18,19 @@ import PostgresNIO
 /// lookup wins (`PlannerStatisticsTests`; the same statements took 10 ms
 /// and 0.4 ms).
 ///
+/// No statistics of a time (`timestamp`, `timestamptz`, `date`): its
+/// histogram is the clock as it stood at the last ANALYZE, and our
+/// statements compare times with the clock as it stands now (a session,
+/// a ban, a key that expires; a due retry). Once the clock passes the
+/// newest time ANALYZE saw, "expires after now" is estimated at no row,
+/// and `sessions_by_expiry (tenant_id, expires_at)` costs the same as the
+/// session's own key: a request's session read then read every live
+/// session of its tenant (6,000 for one, `PlannerStatisticsTests`). A
+/// sessions table analyzed less often than a session lives is enough: a
+/// large quiet one is, since autovacuum analyzes after a tenth of its rows
+/// change. Without statistics a comparison with the clock is taken as a
+/// third of the rows, so the key wins.
+///
 /// Ten for the rest (PostgreSQL's default is 100): ANALYZE samples 300 rows
 /// per unit of the largest target, so 3,000 rows instead of 30,000, and
 /// autovacuum analyzes a table whose rows changed by a tenth, every minute
@@ -30,11 +43,11 @@ import PostgresNIO
 ///
 /// Applied by the migrator after the schema files, to every table of the
 /// schema (a plugin's new one included): ten for columns still at the
-/// default (an operator's own target stays), none for `tenant_id` whatever
-/// it was. `TYPE` of `tenant_id`'s own type (no
-/// rewrite) drops what an ANALYZE collected of it before; a table a view
-/// depends on cannot change a column's type, and keeps those until the
-/// operator clears them.
+/// default (an operator's own target stays), none for `tenant_id` and the
+/// times whatever they had. `TYPE` of the column's own type (no rewrite)
+/// drops what an ANALYZE collected of it before; a table a view depends on
+/// cannot change a column's type, and keeps those until the operator
+/// clears them.
 enum PlannerStatistics {
     static let otherColumns = 10
 
@@ -44,18 +57,21 @@ enum PlannerStatistics {
             t record;
         BEGIN
             FOR t IN
-                SELECT c.oid::regclass AS tbl, a.attname AS col, format_type(a.atttypid, a.atttypmod) AS typ
-                FROM pg_attribute a
-                JOIN pg_class c ON c.oid = a.attrelid
-                JOIN pg_namespace n ON n.oid = c.relnamespace
-                WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p') AND n.nspname = current_schema()
-                  AND (a.attstattarget IS NULL OR a.attstattarget < 0 OR (a.attname = 'tenant_id' AND a.attstattarget <> 0))
+                SELECT * FROM (
+                    SELECT c.oid::regclass AS tbl, a.attname AS col, format_type(a.atttypid, a.atttypmod) AS typ, a.attstattarget AS target,
+                           a.attname = 'tenant_id' OR a.atttypid IN ('timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype) AS kept_none
+                    FROM pg_attribute a
+                    JOIN pg_class c ON c.oid = a.attrelid
+                    JOIN pg_namespace n ON n.oid = c.relnamespace
+                    WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p') AND n.nspname = current_schema()
+                ) col
+                WHERE CASE WHEN kept_none THEN target IS DISTINCT FROM 0 ELSE target IS NULL OR target < 0 END
             LOOP
-                IF t.col = 'tenant_id' THEN
+                IF t.kept_none THEN
                     BEGIN
-                        EXECUTE format('ALTER TABLE %s ALTER COLUMN tenant_id SET STATISTICS 0, ALTER COLUMN tenant_id TYPE %s', t.tbl, t.typ);
+                        EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET STATISTICS 0, ALTER COLUMN %I TYPE %s', t.tbl, t.col, t.col, t.typ);
                     EXCEPTION WHEN feature_not_supported OR dependent_objects_still_exist THEN
-                        EXECUTE format('ALTER TABLE %s ALTER COLUMN tenant_id SET STATISTICS 0', t.tbl);
+                        EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET STATISTICS 0', t.tbl, t.col);
                     END;
                 ELSE
                     EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET STATISTICS \(otherColumns)', t.tbl, t.col);
