@@ -41,6 +41,15 @@ import PostgresNIO
 /// statements look rows up by their keys; ten buckets place a time or a
 /// state well enough for the few that read ranges.
 ///
+/// An index on an expression keeps statistics of the expression, and
+/// ANALYZE samples for the largest target of the table's columns and its
+/// indexes' expressions: `im_accounts_by_lapse` at the default made every
+/// ANALYZE of `im_accounts` sample 30,000 rows (86 ms for 40,000 rows,
+/// 0.22 s in figure 6's autovacuum round, the other tenant's flows 30-113
+/// ms in it) where ten made it 3,000 (7 ms). So expressions keep ten too
+/// (a time's included: the statement that reads `im_accounts_by_lapse`
+/// asks for what lapsed a month ago, which old statistics place as well).
+///
 /// Applied by the migrator after the schema files, to every table of the
 /// schema (a plugin's new one included): ten for columns still at the
 /// default (an operator's own target stays), none for `tenant_id` and the
@@ -76,6 +85,17 @@ enum PlannerStatistics {
                 ELSE
                     EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET STATISTICS \(otherColumns)', t.tbl, t.col);
                 END IF;
+            END LOOP;
+            FOR t IN
+                SELECT i.indexrelid::regclass AS idx, a.attnum AS col
+                FROM pg_index i
+                JOIN pg_class c ON c.oid = i.indexrelid
+                JOIN pg_namespace n ON n.oid = c.relnamespace
+                JOIN pg_attribute a ON a.attrelid = i.indexrelid
+                WHERE n.nspname = current_schema() AND i.indexprs IS NOT NULL AND i.indkey[a.attnum - 1] = 0
+                  AND (a.attstattarget IS NULL OR a.attstattarget < 0)
+            LOOP
+                EXECUTE format('ALTER INDEX %s ALTER COLUMN %s SET STATISTICS \(otherColumns)', t.idx, t.col);
             END LOOP;
         END
         $$
