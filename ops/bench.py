@@ -1315,7 +1315,8 @@ def rows_of(figures):
     machine = figures.get("machine", {})
     if "sha256_ms_after" in machine:
         rows.append(("machine: one core's fixed work, steal", f"{machine['sha256_ms_before']} / {machine['sha256_ms_after']} ms before / after, "
-                     f"steal {machine['steal_share']:.1%}", "smaller is a faster machine (compare reports of different days)", "", None))
+                     f"steal {machine['steal_share']:.1%}" + (f", measuring client {machine['measuring_client']}" if "measuring_client" in machine else ""),
+                     "smaller is a faster machine (compare reports of different days)", "", None))
     flow, overhead, expiry, seats, growth = (figures.get(k) for k in ("flow", "overhead", "expiry", "seats", "growth"))
     if flow:
         worst = max(r["round_trips"] for r in flow["by_request"].values())
@@ -1501,6 +1502,8 @@ def main():
     if "8" in only: run("tenant_move", figure_tenant_move, seconds, 100_000 if not args.quick else 5_000)
     stolen, ticks = (end - start for end, start in zip(steal_ticks(), stolen_at_start))
     figures["machine"].update(sha256_ms_after=calibration(), steal_share=round(stolen / max(ticks, 1), 3))
+    if bench_http.MEASURING_PRIORITY:
+        figures["machine"]["measuring_client"] = bench_http.MEASURING_PRIORITY
     figures["seconds"] = round(time.time() - started)
     figures["seconds_by_figure"] = timed
     reset_bench_rows()
