@@ -61,14 +61,17 @@ TIMELINE = open(os.environ["BENCH_TIMELINE"], "a") if os.environ.get("BENCH_TIME
 
 
 # How the measured tenant's client ran: "SCHED_FIFO 1" while open_loop
-# runs, or "normal" where raising it was refused (not root). ops/bench
+# runs, or "normal (real-time priority refused)" when not root. ops/bench
 # writes it with the machine's figures.
 MEASURING_PRIORITY = None
+# open_loops running now (figure 8 runs two at once), and the policy to
+# restore when the last ends.
+_measuring = {"depth": 0, "saved": None}
 
 
 @contextlib.contextmanager
 def measuring_priority():
-    """The measured client (open_loop, figures 6 and 7) at the lowest
+    """The measured client (open_loop, figures 6, 7 and 8) at the lowest
     real-time priority while it runs; processes it starts meanwhile (figure
     7's joiner) start at normal priority.
 
@@ -81,18 +84,23 @@ def measuring_priority():
     client is light (50-300 requests a second) and sleeps between them,
     so what it takes from the server is its own work, as before."""
     global MEASURING_PRIORITY
-    policy, param = os.sched_getscheduler(0), os.sched_getparam(0)
-    try:
-        os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
-        raised = True
-    except OSError:
-        raised = False
-    MEASURING_PRIORITY = "SCHED_FIFO 1" if raised else "normal (real-time priority refused)"
+    if _measuring["depth"] == 0:
+        saved = (os.sched_getscheduler(0), os.sched_getparam(0))
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
+            _measuring["saved"] = saved
+            MEASURING_PRIORITY = "SCHED_FIFO 1"
+        except OSError:
+            _measuring["saved"] = None
+            MEASURING_PRIORITY = "normal (real-time priority refused)"
+    _measuring["depth"] += 1
     try:
         yield
     finally:
-        if raised:
-            os.sched_setscheduler(0, policy, param)
+        _measuring["depth"] -= 1
+        if _measuring["depth"] == 0 and _measuring["saved"]:
+            os.sched_setscheduler(0, *_measuring["saved"])
+            _measuring["saved"] = None
 
 
 async def open_loop(port, rate, until, slots, job):
