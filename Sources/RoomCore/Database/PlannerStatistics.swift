@@ -38,8 +38,8 @@ import PostgresNIO
 /// sessions and im_accounts took 0.6 s of a core in the flood (0.1 s at
 /// ten), and every guest login of the other tenant in those 0.6 s waited
 /// 20-71 ms (its p99 ×5.6-6.1 of alone; ×1.59 in the run at ten). Our
-/// statements look rows up by their keys; ten buckets place a time or a
-/// state well enough for the few that read ranges.
+/// statements look rows up by their keys; ten buckets place a state or a
+/// count well enough for the few that read ranges.
 ///
 /// An index on an expression keeps statistics of the expression, and
 /// ANALYZE samples for the largest target of the table's columns and its
